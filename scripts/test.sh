@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The one test command: set everything up, then lint, type-check and run the test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh dev,rl
+python -m ruff check .
+python -m ruff format --check .
+python -m mypy
+python -m pytest -q "$@"

@@ -1,0 +1,126 @@
+"""TriPeaks layout tables and rule options.
+
+Slots 0..27 in reading order: row 1 (the three apexes) 0-2, row 2 3-8, row 3 9-17,
+row 4 (the bottom row) 18-27.  Apex ``p`` is covered by row-2 cards ``2p, 2p+1``;
+row-2 card ``i`` by row-3 cards ``i + i//2, i + i//2 + 1``; row-3 card ``j`` by bottom
+cards ``j, j+1`` (indices within their rows).  Everything here is a constant table or a
+frozen value, shared by the game, the observers, the solver and the hints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+NUM_SLOTS = 28
+ALL_SLOTS = (1 << NUM_SLOTS) - 1
+ROW_STARTS = (0, 3, 9, 18)
+ROW_LENGTHS = (3, 6, 9, 10)
+APEX_SLOTS = (0, 1, 2)
+BOTTOM_SLOTS = tuple(range(18, 28))
+BOTTOM_MASK = sum(1 << s for s in BOTTOM_SLOTS)
+DRAW = NUM_SLOTS  # env action 28
+
+
+def _covering() -> tuple[tuple[int, ...], ...]:
+    cover: list[tuple[int, ...]] = []
+    for p in range(3):
+        cover.append((3 + 2 * p, 3 + 2 * p + 1))
+    for i in range(6):
+        cover.append((9 + i + i // 2, 9 + i + i // 2 + 1))
+    for j in range(9):
+        cover.append((18 + j, 18 + j + 1))
+    cover.extend(() for _ in range(10))
+    return tuple(cover)
+
+
+#: ``COVERED_BY[s]``: the slots whose cards lie on slot ``s``.
+COVERED_BY: tuple[tuple[int, ...], ...] = _covering()
+#: ``COVER_MASK[s]``: bit mask of ``COVERED_BY[s]``.
+COVER_MASK: tuple[int, ...] = tuple(sum(1 << c for c in cs) for cs in COVERED_BY)
+#: ``COVERS[s]``: the slots that slot ``s`` lies on (inverse of ``COVERED_BY``).
+COVERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(t for t in range(NUM_SLOTS) if s in COVERED_BY[t]) for s in range(NUM_SLOTS)
+)
+#: Row (0..3) of each slot.
+ROW_OF: tuple[int, ...] = tuple(r for r, n in enumerate(ROW_LENGTHS) for _ in range(n))
+
+
+def _peak_slots(p: int) -> tuple[int, ...]:
+    """The six upper cards of peak ``p``: its apex, two row-2 and three row-3 cards."""
+    return (p, 3 + 2 * p, 4 + 2 * p, 9 + 3 * p, 10 + 3 * p, 11 + 3 * p)
+
+
+#: The app's peak groups for its +100 bonus: left 9, centre 9, right 10 cards.
+PEAK_GROUPS: tuple[tuple[int, ...], ...] = (
+    _peak_slots(0) + (18, 19, 20),
+    _peak_slots(1) + (21, 22, 23),
+    _peak_slots(2) + (24, 25, 26, 27),
+)
+PEAK_GROUP_MASKS: tuple[int, ...] = tuple(sum(1 << s for s in g) for g in PEAK_GROUPS)
+#: Peak group (0..2) of each slot.
+GROUP_OF: tuple[int, ...] = tuple(next(g for g, slots in enumerate(PEAK_GROUPS) if s in slots) for s in range(NUM_SLOTS))
+
+DrawPolicy = Literal["anytime", "when_stuck"]
+Faces = Literal["standard", "open"]
+WasteStart = Literal["card", "empty"]
+
+
+@dataclass(frozen=True)
+class TriPeaksRules:
+    """The rule options of SPEC section 3 (defaults first).
+
+    - ``wrap``: K and A are adjacent (the ``E`` rule of deal codes; ``C`` is ``False``).
+    - ``draw``: ``"anytime"``, or ``"when_stuck"`` (traditional: only when no removal is legal).
+    - ``faces``: ``"standard"`` (18 face down) or ``"open"`` (all 28 face up from the start).
+    - ``waste_start``: ``"card"`` (the deal's waste card starts the waste) or ``"empty"``
+      (that card is the first stock card instead, so the stock has 24; the first play may be
+      any exposed card).
+    - ``jokers``: 0, 1 or 2 jokers shuffled into the stock; a joker on the waste accepts any rank.
+    - ``undo_limit``: ``None`` for unlimited undo, else how many moves can be undone.
+    """
+
+    wrap: bool = True
+    draw: DrawPolicy = "anytime"
+    faces: Faces = "standard"
+    waste_start: WasteStart = "card"
+    jokers: int = 0
+    undo_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.wrap, bool):
+            raise ValueError(f"wrap must be True or False, got {self.wrap!r}")
+        if self.draw not in ("anytime", "when_stuck"):
+            raise ValueError(f"draw must be 'anytime' or 'when_stuck', got {self.draw!r}")
+        if self.faces not in ("standard", "open"):
+            raise ValueError(f"faces must be 'standard' or 'open', got {self.faces!r}")
+        if self.waste_start not in ("card", "empty"):
+            raise ValueError(f"waste_start must be 'card' or 'empty', got {self.waste_start!r}")
+        if self.jokers not in (0, 1, 2) or isinstance(self.jokers, bool):
+            raise ValueError(f"jokers must be 0, 1 or 2, got {self.jokers!r}")
+        if self.undo_limit is not None and (
+            isinstance(self.undo_limit, bool) or not isinstance(self.undo_limit, int) or self.undo_limit < 0
+        ):
+            raise ValueError(f"undo_limit must be None or a whole number >= 0, got {self.undo_limit!r}")
+
+    @property
+    def rule_letter(self) -> str:
+        """The deal-code rule letter these rules correspond to (``E`` wraps, ``C`` does not)."""
+        return "E" if self.wrap else "C"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def adjacent_ranks(rank: int, wrap: bool) -> tuple[int, ...]:
+    """Ranks that may be played on a waste card of ``rank`` (1..13)."""
+    out = []
+    if rank > 1:
+        out.append(rank - 1)
+    elif wrap:
+        out.append(13)
+    if rank < 13:
+        out.append(rank + 1)
+    elif wrap:
+        out.append(1)
+    return tuple(out)
