@@ -1,5 +1,38 @@
-"""Gymnasium environments for solitaire card games: TriPeaks and Forty Thieves."""
-from solitaire_env.deals import DealCodeError, DealStringError, decode_deal, parse_deal_code
+"""Gymnasium environments for solitaire card games: TriPeaks and Forty Thieves.
+
+``import solitaire_env`` registers ``solitaire_env/TriPeaks-v0``.
+"""
+
+from gymnasium.envs.registration import register, registry
+
+from solitaire_env.deals import (
+    DealCode,
+    DealCodeError,
+    DealStringError,
+    FortyThievesDeal,
+    TriPeaksDeal,
+    decode_deal,
+    parse_deal_code,
+)
 
 __version__ = "0.1.0"
-__all__ = ["DealCodeError", "DealStringError", "decode_deal", "parse_deal_code", "__version__"]
+__all__ = [
+    "DealCode",
+    "DealCodeError",
+    "DealStringError",
+    "FortyThievesDeal",
+    "TriPeaksDeal",
+    "__version__",
+    "decode_deal",
+    "parse_deal_code",
+]
+
+#: Step limit of the registered TriPeaks env (a game has at most 54 legal moves).
+TRIPEAKS_MAX_STEPS = 200
+
+if "solitaire_env/TriPeaks-v0" not in registry:
+    register(
+        id="solitaire_env/TriPeaks-v0",
+        entry_point="solitaire_env.tripeaks.env:TriPeaksEnv",
+        max_episode_steps=TRIPEAKS_MAX_STEPS,
+    )

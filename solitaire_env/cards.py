@@ -54,6 +54,8 @@ def card_symbol(card: int) -> str:
     """Text form with the suit symbol: ``"T♥"``; ``"JK"`` for the joker."""
     if card == JOKER:
         return JOKER_TEXT
+    if not 0 <= card < NUM_CARDS:
+        raise CardError(f"no card with id {card}")
     return RANKS[card % 13] + SUIT_SYMBOLS[card // 13]
 
 
@@ -62,6 +64,8 @@ _SUIT_BY_CHAR = {c: i for i, c in enumerate(SUITS)} | {c: i for i, c in enumerat
 
 def parse_card(token: str, *, allow_joker: bool = False) -> int:
     """Read one card token (``"TH"``, ``"10h"``, ``"t♥"``, ``"JK"``) into its id."""
+    if not isinstance(token, str):
+        raise CardError(f"a card token is text like 'TH', not {type(token).__name__}")
     text = token.strip().upper()
     if not text:
         raise CardError("empty card token")

@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
 from solitaire_env.cards import JOKER, NUM_CARDS, CardError, card_text, parse_card
 
 GameName = Literal["TP", "FT"]
+_D = TypeVar("_D")
 MASK64 = (1 << 64) - 1
 SEED_BITS = 35
 BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
@@ -67,12 +68,66 @@ class SplitMix64:
                 return x % n
 
 
+def _outputs(state: int, count: int) -> list[int]:
+    """The next ``count`` outputs of SplitMix64 from ``state``, computed as one numpy array.
+
+    SplitMix64 is counter-based (output k mixes ``state + k * golden``), so the whole run
+    is a few vector operations; uint64 arithmetic wraps modulo 2**64 exactly as the scalar
+    generator's masking does.
+    """
+    z = _STEPS[:count] + np.uint64(state)
+    z ^= z >> _S30
+    z *= _MIX1
+    z ^= z >> _S27
+    z *= _MIX2
+    z ^= z >> _S31
+    out: list[int] = z.tolist()
+    return out
+
+
+_STEPS = np.uint64(0x9E3779B97F4A7C15) * np.arange(1, 2 * NUM_CARDS + 1, dtype=np.uint64)
+_MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+#: ``_LIMITS[n]``: outputs at or above this are rejected when drawing below n.
+_LIMITS = [0] + [(1 << 64) - (1 << 64) % n for n in range(1, 2 * NUM_CARDS + 1)]
+
+
 def shuffle(cards: list[int], rng: SplitMix64) -> list[int]:
-    """Fisher-Yates in place: for i from n-1 down to 1, swap i with ``rng.below(i + 1)``."""
-    for i in range(len(cards) - 1, 0, -1):
+    """Fisher-Yates in place: for i from n-1 down to 1, swap i with ``rng.below(i + 1)``.
+
+    Same result as calling ``rng.below`` in the loop, with the generator's outputs drawn
+    in one vector operation (a rejection, chance about n / 2**64, falls back to the
+    scalar generator from that point on).
+    """
+    n = len(cards)
+    draws = _outputs(rng.state, n - 1) if n <= 2 * NUM_CARDS else []
+    for k, z in enumerate(draws):
+        bound = n - k
+        if z >= _LIMITS[bound]:
+            rng.state = (rng.state + k * 0x9E3779B97F4A7C15) & MASK64
+            break
+        j = z % bound
+        cards[bound - 1], cards[j] = cards[j], cards[bound - 1]
+    else:
+        rng.state = (rng.state + len(draws) * 0x9E3779B97F4A7C15) & MASK64
+        if draws or n < 2:
+            return cards
+        k = 0
+    for i in range(n - 1 - k, 0, -1):
         j = rng.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
+
+
+_TWO64 = 1 << 64
+
+
+def _unchecked(cls: type[_D], **fields: object) -> _D:
+    """Build a deal known to be valid (made by the package's own shuffle) without re-checking it."""
+    deal = object.__new__(cls)
+    for name, value in fields.items():
+        object.__setattr__(deal, name, value)
+    return deal
 
 
 def deal_rng(game: GameName, seed: int) -> SplitMix64:
@@ -132,7 +187,9 @@ def parse_deal_code(code: object) -> DealCode:
         raise DealCodeError(f"deal code {code.strip()!r} must start with a game and version, like 'TP1' or 'FT1'")
     game, version, rule, seed_text = m.groups()
     if game not in GAME_SALT:
-        raise DealCodeError(f"deal code {code.strip()!r}: unknown game {game!r}; want TP (TriPeaks) or FT (Forty Thieves)")
+        raise DealCodeError(
+            f"deal code {code.strip()!r}: unknown game {game!r}; want TP (TriPeaks) or FT (Forty Thieves)"
+        )
     if version != "1":
         raise DealCodeError(f"deal code {code.strip()!r}: unsupported version {version or '(none)'!r}; want {game}1")
     letters = RULE_LETTERS[game]
@@ -241,7 +298,8 @@ class TriPeaksDeal:
         stock = deck[29:]
         for _ in range(jokers):
             stock.insert(rng.below(len(stock) + 1), JOKER)
-        return cls(tuple(deck[:28]), deck[28], tuple(stock), DealCode("TP", RULE_LETTERS["TP"][rule], seed))
+        code = DealCode("TP", RULE_LETTERS["TP"][rule], seed)
+        return _unchecked(cls, tableau=tuple(deck[:28]), waste=deck[28], stock=tuple(stock), code=code)
 
     @classmethod
     def parse(cls, text: str) -> TriPeaksDeal:
@@ -257,9 +315,7 @@ class TriPeaksDeal:
         )
 
     def __str__(self) -> str:
-        return " | ".join(
-            " ".join(card_text(c) for c in part) for part in (self.tableau, (self.waste,), self.stock)
-        )
+        return " | ".join(" ".join(card_text(c) for c in part) for part in (self.tableau, (self.waste,), self.stock))
 
     @property
     def name(self) -> str:
@@ -293,7 +349,7 @@ class FortyThievesDeal:
         """Deal of a seed: shuffled two-deck d, column c = d[4c:4c+4] bottom to top, stock d[40:]."""
         deck = shuffle(list(range(NUM_CARDS)) * 2, deal_rng("FT", seed))
         cols = tuple(tuple(deck[4 * c : 4 * c + 4]) for c in range(FT_COLUMNS))
-        return cls(cols, tuple(deck[40:]), DealCode("FT", "N", seed))
+        return _unchecked(cls, columns=cols, stock=tuple(deck[40:]), code=DealCode("FT", "N", seed))
 
     @classmethod
     def parse(cls, text: str) -> FortyThievesDeal:

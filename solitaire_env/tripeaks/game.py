@@ -26,7 +26,6 @@ from solitaire_env.tripeaks.rules import (
     NUM_SLOTS,
     PEAK_GROUP_MASKS,
     TriPeaksRules,
-    adjacent_ranks,
 )
 from solitaire_env.tripeaks.scoring import Scoring, get_scoring
 
@@ -62,6 +61,8 @@ class TriPeaksGame:
     ``seen_slots`` (slots ever face up) and ``stock_seen`` (stock cards ever drawn).
     """
 
+    REASONS = REASONS
+
     def __init__(
         self,
         deal: TriPeaksDeal,
@@ -82,12 +83,12 @@ class TriPeaksGame:
             first_waste = []
             self.stock = (deal.waste, *deal.stock)
         # accept[k]: slots playable on a waste key k (0 = empty waste or joker, else its rank)
-        by_rank = [0] * 14
+        by_rank = [0] * 15  # by_rank[r]: slots holding rank r; 0 and 14 stand for K and A when wrapping
         for slot, card in enumerate(self.tableau):
-            by_rank[rank_of(card)] |= 1 << slot
-        self._accept = [ALL_SLOTS] + [
-            sum(by_rank[a] for a in adjacent_ranks(r, rules.wrap)) for r in range(1, 14)
-        ]
+            by_rank[card % 13 + 1] |= 1 << slot
+        if rules.wrap:
+            by_rank[0], by_rank[14] = by_rank[13], by_rank[1]
+        self._accept = [ALL_SLOTS] + [by_rank[r - 1] | by_rank[r + 1] for r in range(1, 14)]
         self._when_stuck = rules.draw == "when_stuck"
         self.removed = 0
         self.exposed = BOTTOM_MASK
@@ -103,9 +104,7 @@ class TriPeaksGame:
         self.seen_slots = self.face_up
         self.stock_seen = 0
         limit = rules.undo_limit
-        self._history: deque[tuple[int, ...]] | list[tuple[int, ...]] = (
-            [] if limit is None else deque(maxlen=limit)
-        )
+        self._history: deque[tuple[int, ...]] | list[tuple[int, ...]] = [] if limit is None else deque(maxlen=limit)
 
     # ------------------------------------------------------------------ queries
 
@@ -124,6 +123,11 @@ class TriPeaksGame:
 
     @property
     def cleared(self) -> int:
+        return self.removed.bit_count()
+
+    @property
+    def progress(self) -> int:
+        """Cards cleared (the ``progress`` reward counts these)."""
         return self.removed.bit_count()
 
     @property

@@ -53,13 +53,15 @@ def _peak_slots(p: int) -> tuple[int, ...]:
 
 #: The app's peak groups for its +100 bonus: left 9, centre 9, right 10 cards.
 PEAK_GROUPS: tuple[tuple[int, ...], ...] = (
-    _peak_slots(0) + (18, 19, 20),
-    _peak_slots(1) + (21, 22, 23),
-    _peak_slots(2) + (24, 25, 26, 27),
+    (*_peak_slots(0), 18, 19, 20),
+    (*_peak_slots(1), 21, 22, 23),
+    (*_peak_slots(2), 24, 25, 26, 27),
 )
 PEAK_GROUP_MASKS: tuple[int, ...] = tuple(sum(1 << s for s in g) for g in PEAK_GROUPS)
 #: Peak group (0..2) of each slot.
-GROUP_OF: tuple[int, ...] = tuple(next(g for g, slots in enumerate(PEAK_GROUPS) if s in slots) for s in range(NUM_SLOTS))
+GROUP_OF: tuple[int, ...] = tuple(
+    next(g for g, slots in enumerate(PEAK_GROUPS) if s in slots) for s in range(NUM_SLOTS)
+)
 
 DrawPolicy = Literal["anytime", "when_stuck"]
 Faces = Literal["standard", "open"]

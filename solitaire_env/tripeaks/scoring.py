@@ -82,7 +82,13 @@ def get_scoring(scoring: str | Scoring) -> Scoring:
         try:
             return PRESETS[scoring]
         except KeyError:
-            raise ValueError(f"unknown scoring {scoring!r}; want one of {', '.join(PRESETS)} or a Scoring object") from None
-    if not (hasattr(scoring, "start") and callable(getattr(scoring, "removal", None)) and callable(getattr(scoring, "draw", None))):
+            raise ValueError(
+                f"unknown scoring {scoring!r}; want one of {', '.join(PRESETS)} or a Scoring object"
+            ) from None
+    if not (
+        hasattr(scoring, "start")
+        and callable(getattr(scoring, "removal", None))
+        and callable(getattr(scoring, "draw", None))
+    ):
         raise ValueError(f"scoring must be a preset name or a Scoring object, got {scoring!r}")
     return scoring

@@ -1,0 +1,233 @@
+"""One Gymnasium environment class over any game of the package.
+
+:class:`SolitaireEnv` holds everything the games share: deal codes and deal strings in
+``reset``, the action mask, the reward functions, the illegal-action policy, the info
+dict and rendering.  A game's env (``tripeaks/env.py``) only says how to deal, how to
+build its rules-core game and which observer to use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from solitaire_env.deals import DealCode, DealCodeError, parse_deal_code
+
+
+class Game(Protocol):
+    """What the env needs of a rules-core game."""
+
+    score: int
+    moves: int
+
+    def legal_mask(self) -> int: ...
+    def try_play(self, action: int) -> str | None: ...
+    def action_name(self, action: int) -> str: ...
+    def counters(self) -> dict[str, int]: ...
+    def public_view(self) -> dict[str, Any]: ...
+    @property
+    def won(self) -> bool: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def progress(self) -> int: ...
+
+
+#: A reward function: (score change, progress change, won) -> reward.
+RewardFn = Callable[[int, int, bool], float]
+ILLEGAL_POLICIES = ("penalize", "raise", "terminate")
+
+
+class IllegalActionError(ValueError):
+    """Raised by ``step`` for an illegal action when ``illegal_action="raise"``."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(f"illegal action: {reason}: {message}")
+        self.reason = reason
+
+
+MASK_CHUNK = 15
+MASK_CACHE_SIZE = 4096
+
+
+def _mask_tables(n: int) -> tuple[np.ndarray, ...]:
+    """Lookup tables turning an n-bit action mask into an int8 array, 15 bits at a time."""
+    tables = []
+    for lo in range(0, n, MASK_CHUNK):
+        width = min(MASK_CHUNK, n - lo)
+        tables.append(((np.arange(1 << width)[:, None] >> np.arange(width)) & 1).astype(np.int8))
+    return tuple(tables)
+
+
+class SolitaireEnv(gym.Env[Any, np.int64]):
+    """Base class: a game env with masks, deal codes, rewards and an illegal-action policy."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
+    game_letters: ClassVar[str]
+    #: Rewards per mode, and the default illegal-action penalty of each.
+    REWARDS: ClassVar[tuple[str, ...]] = ("score", "win", "progress")
+    DEFAULT_PENALTY: ClassVar[dict[str, float]] = {"score": -1.0, "win": -0.01, "progress": -0.1}
+
+    def __init__(
+        self,
+        *,
+        num_actions: int,
+        observer: Any,
+        reward: str | RewardFn = "score",
+        win_bonus: float = 10.0,
+        illegal_action: str = "penalize",
+        illegal_penalty: float | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if isinstance(reward, str) and reward not in self.REWARDS:
+            raise ValueError(f"unknown reward {reward!r}; want one of {', '.join(self.REWARDS)} or a callable")
+        if not isinstance(reward, str) and not callable(reward):
+            raise ValueError(f"reward must be a name or a callable, got {reward!r}")
+        if illegal_action not in ILLEGAL_POLICIES:
+            raise ValueError(f"unknown illegal_action {illegal_action!r}; want one of {', '.join(ILLEGAL_POLICIES)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r}; want 'ansi', 'rgb_array' or None")
+        self.num_actions = num_actions
+        self.action_space = spaces.Discrete(num_actions)
+        self.observer = observer
+        self.observation_space = observer.space
+        self.reward_mode = reward
+        self.win_bonus = float(win_bonus)
+        self.illegal_action = illegal_action
+        if illegal_penalty is None:
+            illegal_penalty = self.DEFAULT_PENALTY[reward] if isinstance(reward, str) else -0.1
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self._tables = _mask_tables(num_actions)
+        self._mask_cache: dict[int, np.ndarray] = {}
+        self.game: Any = None
+        self.deal_name = ""
+        self._mask = np.zeros(num_actions, dtype=np.int8)
+
+    # ------------------------------------------------------------------ game hooks
+
+    def _deal_from_code(self, code: DealCode) -> tuple[Any, Any]:
+        """(deal, game) for a deal code."""
+        raise NotImplementedError
+
+    def _deal_from_text(self, deal: Any) -> tuple[Any, Any]:
+        """(deal, game) for a deal string or deal object."""
+        raise NotImplementedError
+
+    def _random_code(self) -> DealCode:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ helpers
+
+    def _mask_array(self, bits: int) -> np.ndarray:
+        cached = self._mask_cache.get(bits)
+        if cached is not None:
+            return cached.copy()
+        if len(self._mask_cache) >= MASK_CACHE_SIZE:
+            self._mask_cache.clear()
+        self._mask_cache[bits] = mask = self._mask_from_tables(bits)
+        return mask.copy()
+
+    def _mask_from_tables(self, bits: int) -> np.ndarray:
+        tables = self._tables
+        if len(tables) == 2:
+            return np.concatenate((tables[0][bits & 0x7FFF], tables[1][bits >> MASK_CHUNK]))
+        return np.concatenate([t[(bits >> (MASK_CHUNK * i)) & 0x7FFF] for i, t in enumerate(tables)])
+
+    def _info(self) -> dict[str, Any]:
+        return {"deal_code": self.deal_name, "action_mask": self._mask, **self.game.counters()}
+
+    def _reward(self, d_score: int, d_progress: int, won: bool) -> float:
+        mode = self.reward_mode
+        if mode == "score":
+            return float(d_score)
+        if mode == "win":
+            return 1.0 if won else 0.0
+        if mode == "progress":
+            return d_progress + (self.win_bonus if won else 0.0)
+        return float(mode(d_score, d_progress, won))  # type: ignore[operator]
+
+    # ------------------------------------------------------------------ gym API
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Start an episode: ``options={"deal_code": ...}`` or ``{"deal": ...}``, else a random code.
+
+        A random episode draws its seed from ``np_random`` (seeded by ``seed``) and reports
+        its code in ``info["deal_code"]``, so every episode can be replayed.
+        """
+        super().reset(seed=seed)
+        options = options or {}
+        unknown = set(options) - {"deal_code", "deal"}
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; want 'deal_code' or 'deal'")
+        if "deal_code" in options and "deal" in options:
+            raise ValueError("give either options['deal_code'] or options['deal'], not both")
+        if "deal_code" in options:
+            code = parse_deal_code(options["deal_code"])
+            if code.game != self.game_letters:
+                raise DealCodeError(f"deal code {code} is for game {code.game}, this env plays {self.game_letters}")
+            deal, self.game = self._deal_from_code(code)
+        elif "deal" in options:
+            deal, self.game = self._deal_from_text(options["deal"])
+        else:
+            deal, self.game = self._deal_from_code(self._random_code())
+        self.deal = deal
+        self.deal_name = deal.name
+        self._mask = self._mask_array(self.game.legal_mask())
+        return self.observer.encode(self.game), self._info()
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game is None:
+            raise RuntimeError("call reset() before step()")
+        a = int(action)
+        if not 0 <= a < self.num_actions:
+            raise ValueError(f"action {action!r} is outside 0..{self.num_actions - 1}")
+        score, progress = game.score, game.progress
+        reason = game.try_play(a)
+        if reason is not None:
+            message = game.REASONS[reason]
+            if self.illegal_action == "raise":
+                raise IllegalActionError(reason, message)
+            self._mask = self._mask.copy()  # every info gets its own array
+            info = self._info()
+            info["illegal_reason"] = reason
+            info["illegal_message"] = message
+            terminated = self.illegal_action == "terminate" or game.over
+            return self.observer.encode(game), self.illegal_penalty, terminated, False, info
+        self._mask = self._mask_array(game.legal_mask())
+        won = game.won
+        reward = self._reward(game.score - score, game.progress - progress, won)
+        return self.observer.encode(game), reward, game.over, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions as a bool array (what sb3-contrib's MaskablePPO reads)."""
+        return self._mask.astype(bool)
+
+    def action_name(self, action: int) -> str:
+        """An action in words, e.g. ``"remove 7S (slot 13)"`` or ``"draw"``."""
+        return str(self.game.action_name(int(action)))
+
+    def public_view(self) -> dict[str, Any]:
+        """Everything the player sees, as a JSON-serialisable dict."""
+        return dict(self.game.public_view())
+
+    def render(self) -> Any:
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            return None
+        if self.game is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "ansi":
+            return self._render_ansi(self.public_view())
+        return self._render_rgb(self.public_view())
+
+    def _render_ansi(self, view: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def _render_rgb(self, view: dict[str, Any]) -> np.ndarray:
+        raise NotImplementedError

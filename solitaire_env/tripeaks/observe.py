@@ -1,0 +1,252 @@
+"""TriPeaks observations: a public view and an oracle view of one game.
+
+The observer is its own object (as OpenSpiel's observers are): it turns a
+:class:`~solitaire_env.tripeaks.game.TriPeaksGame` into an observation of one of four
+modes and owns the matching Gymnasium space.  ``flat`` and ``dict`` show every public
+fact and nothing hidden; ``oracle`` and ``oracle_dict`` add the face-down cards and the
+stock order, for research only.  The layouts are documented in ``docs/observations.md``.
+
+Flat layout (float32, all values in [0, 1]), :data:`FLAT_SIZE` = 607:
+
+====================  =====  ===========================================================
+offset                size   meaning
+====================  =====  ===========================================================
+``19*s`` (s=0..27)    19     slot s: [0] face down, [1] removed, [2:15] rank A..K one-hot,
+                             [15:19] suit C D H S one-hot (ranks/suits only when face up)
+532                   19     waste top: [0:13] rank, [13:17] suit, [17] joker, [18] empty
+551                   1      stock count / 26
+552                   52     card id c never seen yet (face down or in the stock, unseen)
+604                   1      jokers not seen yet / 2
+605                   1      chain / 28
+606                   1      cleared / 28
+====================  =====  ===========================================================
+
+Oracle (flat) appends 28 * 17 (rank and suit of every slot's card, removed slots zero)
+and 26 * 18 (the remaining stock in draw order: rank, suit, joker; zero past its end),
+:data:`ORACLE_SIZE` = 1551.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from solitaire_env.cards import JOKER, NUM_CARDS
+from solitaire_env.tripeaks.game import TriPeaksGame
+from solitaire_env.tripeaks.rules import NUM_SLOTS
+
+SLOT_SIZE = 19
+WASTE_OFFSET = NUM_SLOTS * SLOT_SIZE  # 532
+STOCK_OFFSET = WASTE_OFFSET + 19  # 551
+UNSEEN_OFFSET = STOCK_OFFSET + 1  # 552
+JOKERS_OFFSET = UNSEEN_OFFSET + NUM_CARDS  # 604
+CHAIN_OFFSET = JOKERS_OFFSET + 1  # 605
+CLEARED_OFFSET = CHAIN_OFFSET + 1  # 606
+FLAT_SIZE = CLEARED_OFFSET + 1  # 607
+MAX_STOCK = 26  # 23 + waste card (empty waste start) + 2 jokers
+ORACLE_SLOT_SIZE = 17
+ORACLE_STOCK_SIZE = 18
+ORACLE_TABLEAU_OFFSET = FLAT_SIZE
+ORACLE_STOCK_OFFSET = ORACLE_TABLEAU_OFFSET + NUM_SLOTS * ORACLE_SLOT_SIZE
+ORACLE_SIZE = ORACLE_STOCK_OFFSET + MAX_STOCK * ORACLE_STOCK_SIZE  # 1551
+
+# dict-mode codes
+FACE_DOWN = 52
+REMOVED = 53
+WASTE_JOKER = 52
+WASTE_EMPTY = 53
+STOCK_NONE = 53
+
+OBS_MODES = ("flat", "dict", "oracle", "oracle_dict")
+
+
+def _card_rows(width: int, joker_col: int | None) -> np.ndarray:
+    """Row per card id (and the joker): rank one-hot, suit one-hot[, joker flag]."""
+    rows = np.zeros((NUM_CARDS + 1, width), dtype=np.float32)
+    for c in range(NUM_CARDS):
+        rows[c, c % 13] = 1.0
+        rows[c, 13 + c // 13] = 1.0
+    if joker_col is not None:
+        rows[JOKER, joker_col] = 1.0
+    return rows
+
+
+_SLOT_ROWS = np.zeros((NUM_CARDS + 2, SLOT_SIZE), dtype=np.float32)  # + face-down, removed
+_SLOT_ROWS[:NUM_CARDS, 2:] = _card_rows(17, None)[:NUM_CARDS]
+_SLOT_ROWS[FACE_DOWN, 0] = 1.0
+_SLOT_ROWS[REMOVED, 1] = 1.0
+_WASTE_ROWS = np.zeros((NUM_CARDS + 2, 19), dtype=np.float32)
+_WASTE_ROWS[: NUM_CARDS + 1, :18] = _card_rows(18, 17)
+_WASTE_ROWS[WASTE_EMPTY, 18] = 1.0
+_ORACLE_ROWS = _card_rows(ORACLE_STOCK_SIZE, 17)
+#: Positions of the ones in each row, for updates that touch only what changed.
+_SLOT_ONES = [tuple(np.flatnonzero(row).tolist()) for row in _SLOT_ROWS]
+_WASTE_ONES = [tuple(np.flatnonzero(row).tolist()) for row in _WASTE_ROWS]
+
+
+class TriPeaksObserver:
+    """Encodes a game in one observation mode; ``space`` is its Gymnasium space.
+
+    ``encode`` keeps the last flat observation and updates only what changed since the
+    previous call on the same game, so a step costs a few slice writes.
+    """
+
+    def __init__(self, mode: str = "flat") -> None:
+        if mode not in OBS_MODES:
+            raise ValueError(f"unknown observation mode {mode!r}; want one of {', '.join(OBS_MODES)}")
+        self.mode = mode
+        self.oracle = mode.startswith("oracle")
+        self.space: spaces.Space[Any]
+        if mode == "flat":
+            self.space = spaces.Box(0.0, 1.0, (FLAT_SIZE,), np.float32)
+        elif mode == "oracle":
+            self.space = spaces.Box(0.0, 1.0, (ORACLE_SIZE,), np.float32)
+        else:
+            parts: dict[str, spaces.Space[Any]] = {
+                "tableau": spaces.MultiDiscrete(np.full(NUM_SLOTS, 54)),
+                "waste": spaces.Discrete(54),
+                "unseen": spaces.MultiBinary(NUM_CARDS),
+                "counts": spaces.Box(0.0, 1.0, (4,), np.float32),
+            }
+            if self.oracle:
+                parts["hidden_tableau"] = spaces.MultiDiscrete(np.full(NUM_SLOTS, 54))
+                parts["stock"] = spaces.MultiDiscrete(np.full(MAX_STOCK, 54))
+            self.space = spaces.Dict(parts)
+        self._game: TriPeaksGame | None = None
+        self._buf = np.zeros(ORACLE_SIZE if self.oracle else FLAT_SIZE, dtype=np.float32)
+        self._last: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+        self._codes: list[int] = []
+        self._waste = WASTE_EMPTY
+
+    # ------------------------------------------------------------------ flat
+
+    def _slot_code(self, game: TriPeaksGame, s: int) -> int:
+        if game.removed >> s & 1:
+            return REMOVED
+        if game.face_up >> s & 1:
+            return game.tableau[s]
+        return FACE_DOWN
+
+    @staticmethod
+    def _waste_code(game: TriPeaksGame) -> int:
+        top = game.waste_top
+        return WASTE_EMPTY if top is None else top
+
+    def _unseen_ids(self, game: TriPeaksGame) -> tuple[list[int], int]:
+        unseen = game.unseen_cards()
+        return [c for c in unseen if c != JOKER], unseen.count(JOKER)
+
+    def _rebuild(self, game: TriPeaksGame) -> None:
+        buf = self._buf
+        buf[:] = 0.0
+        removed, face_up, tableau = game.removed, game.face_up, game.tableau
+        self._codes = [
+            REMOVED if removed >> s & 1 else tableau[s] if face_up >> s & 1 else FACE_DOWN for s in range(NUM_SLOTS)
+        ]
+        buf[:WASTE_OFFSET] = _SLOT_ROWS[self._codes].reshape(-1)
+        self._waste = self._waste_code(game)
+        buf[WASTE_OFFSET : WASTE_OFFSET + 19] = _WASTE_ROWS[self._waste]
+        unseen, jokers = self._unseen_ids(game)
+        buf[UNSEEN_OFFSET:JOKERS_OFFSET][unseen] = 1.0
+        buf[JOKERS_OFFSET] = jokers / 2
+        if self.oracle:
+            self._oracle_fill(game)
+        self._game = game
+
+    def _update_flat(self, game: TriPeaksGame) -> np.ndarray:
+        buf = self._buf
+        if self._game is not game:
+            self._rebuild(game)
+        else:
+            last_removed, last_face_up, last_stock_pos, last_seen, last_stock_seen = self._last
+            changed = (game.removed ^ last_removed) | (game.face_up ^ last_face_up)
+            codes = self._codes
+            while changed:
+                low = changed & -changed
+                s = low.bit_length() - 1
+                base = SLOT_SIZE * s
+                for i in _SLOT_ONES[codes[s]]:
+                    buf[base + i] = 0.0
+                code = codes[s] = self._slot_code(game, s)
+                for i in _SLOT_ONES[code]:
+                    buf[base + i] = 1.0
+                changed ^= low
+            waste = self._waste_code(game)
+            if waste != self._waste:
+                for i in _WASTE_ONES[self._waste]:
+                    buf[WASTE_OFFSET + i] = 0.0
+                for i in _WASTE_ONES[waste]:
+                    buf[WASTE_OFFSET + i] = 1.0
+                self._waste = waste
+            newly_seen = game.seen_slots & ~last_seen
+            while newly_seen:  # seen cards stay seen, so the unseen block only loses cards
+                low = newly_seen & -newly_seen
+                buf[UNSEEN_OFFSET + game.tableau[low.bit_length() - 1]] = 0.0
+                newly_seen ^= low
+            for pos in range(last_stock_seen, game.stock_seen):
+                card = game.stock[pos]
+                if card == JOKER:
+                    buf[JOKERS_OFFSET] -= 0.5
+                else:
+                    buf[UNSEEN_OFFSET + card] = 0.0
+            if self.oracle and (game.removed != last_removed or game.stock_pos != last_stock_pos):
+                self._oracle_fill(game)
+        buf[STOCK_OFFSET] = (len(game.stock) - game.stock_pos) / MAX_STOCK
+        buf[CHAIN_OFFSET] = game.chain / NUM_SLOTS
+        buf[CLEARED_OFFSET] = game.removed.bit_count() / NUM_SLOTS
+        self._last = (game.removed, game.face_up, game.stock_pos, game.seen_slots, game.stock_seen)
+        return buf.copy()
+
+    def _oracle_fill(self, game: TriPeaksGame) -> None:
+        buf = self._buf
+        tab = buf[ORACLE_TABLEAU_OFFSET:ORACLE_STOCK_OFFSET].reshape(NUM_SLOTS, ORACLE_SLOT_SIZE)
+        for s, card in enumerate(game.tableau):
+            tab[s] = 0.0 if game.removed >> s & 1 else _ORACLE_ROWS[card, :ORACLE_SLOT_SIZE]
+        stock = buf[ORACLE_STOCK_OFFSET:].reshape(MAX_STOCK, ORACLE_STOCK_SIZE)
+        stock[:] = 0.0
+        rest = game.stock[game.stock_pos :]
+        if rest:
+            stock[: len(rest)] = _ORACLE_ROWS[list(rest)]
+
+    # ------------------------------------------------------------------ dict
+
+    def _dict(self, game: TriPeaksGame) -> dict[str, Any]:
+        unseen_ids, jokers = self._unseen_ids(game)
+        unseen = np.zeros(NUM_CARDS, dtype=np.int8)
+        unseen[unseen_ids] = 1
+        obs: dict[str, Any] = {
+            "tableau": np.array([self._slot_code(game, s) for s in range(NUM_SLOTS)], dtype=np.int64),
+            "waste": self._waste_code(game),
+            "unseen": unseen,
+            "counts": np.array(
+                [
+                    game.stock_count / MAX_STOCK,
+                    game.chain / NUM_SLOTS,
+                    game.removed.bit_count() / NUM_SLOTS,
+                    jokers / 2,
+                ],
+                dtype=np.float32,
+            ),
+        }
+        if self.oracle:
+            obs["hidden_tableau"] = np.array(
+                [REMOVED if game.removed >> s & 1 else c for s, c in enumerate(game.tableau)], dtype=np.int64
+            )
+            stock = np.full(MAX_STOCK, STOCK_NONE, dtype=np.int64)
+            rest = game.stock[game.stock_pos :]
+            stock[: len(rest)] = rest
+            obs["stock"] = stock
+        return obs
+
+    def encode(self, game: TriPeaksGame) -> Any:
+        """The observation of ``game`` in this observer's mode."""
+        if self.mode in ("flat", "oracle"):
+            return self._update_flat(game)
+        return self._dict(game)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_game"] = None  # re-encode from scratch after unpickling
+        return state
