@@ -68,7 +68,7 @@ class SplitMix64:
                 return x % n
 
 
-def _outputs(state: int, count: int) -> list[int]:
+def _outputs_array(state: int, count: int) -> np.ndarray:
     """The next ``count`` outputs of SplitMix64 from ``state``, computed as one numpy array.
 
     SplitMix64 is counter-based (output k mixes ``state + k * golden``), so the whole run
@@ -81,39 +81,39 @@ def _outputs(state: int, count: int) -> list[int]:
     z ^= z >> _S27
     z *= _MIX2
     z ^= z >> _S31
-    out: list[int] = z.tolist()
-    return out
+    return z
 
 
 _STEPS = np.uint64(0x9E3779B97F4A7C15) * np.arange(1, 2 * NUM_CARDS + 1, dtype=np.uint64)
 _MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
-#: ``_LIMITS[n]``: outputs at or above this are rejected when drawing below n.
-_LIMITS = [0] + [(1 << 64) - (1 << 64) % n for n in range(1, 2 * NUM_CARDS + 1)]
+#: ``_MAX_ACCEPTED[n]``: the largest output accepted when drawing below n (``SplitMix64.below``).
+_MAX_ACCEPTED = np.array([0] + [(1 << 64) - (1 << 64) % n - 1 for n in range(1, 2 * NUM_CARDS + 1)], dtype=np.uint64)
+#: Bounds of the Fisher-Yates draws for the largest deck, n, n-1, .., 2 (a suffix serves smaller decks).
+_BOUNDS_DESC = np.arange(2 * NUM_CARDS, 1, -1, dtype=np.uint64)
 
 
 def shuffle(cards: list[int], rng: SplitMix64) -> list[int]:
     """Fisher-Yates in place: for i from n-1 down to 1, swap i with ``rng.below(i + 1)``.
 
-    Same result as calling ``rng.below`` in the loop, with the generator's outputs drawn
-    in one vector operation (a rejection, chance about n / 2**64, falls back to the
-    scalar generator from that point on).
+    Same result as calling ``rng.below`` in the loop, with the generator's outputs and
+    the swap indices computed as vectors; a rejection (chance about n / 2**64 per draw)
+    falls back to the scalar generator from that draw on.
     """
     n = len(cards)
-    draws = _outputs(rng.state, n - 1) if n <= 2 * NUM_CARDS else []
-    for k, z in enumerate(draws):
-        bound = n - k
-        if z >= _LIMITS[bound]:
-            rng.state = (rng.state + k * 0x9E3779B97F4A7C15) & MASK64
-            break
-        j = z % bound
-        cards[bound - 1], cards[j] = cards[j], cards[bound - 1]
-    else:
-        rng.state = (rng.state + len(draws) * 0x9E3779B97F4A7C15) & MASK64
-        if draws or n < 2:
-            return cards
-        k = 0
-    for i in range(n - 1 - k, 0, -1):
+    if n < 2:
+        return cards
+    start = 0
+    if n <= 2 * NUM_CARDS:
+        z = _outputs_array(rng.state, n - 1)
+        bounds = _BOUNDS_DESC[2 * NUM_CARDS - n :]
+        rejected = np.flatnonzero(z > _MAX_ACCEPTED[bounds])
+        start = int(rejected[0]) if len(rejected) else n - 1
+        for k, j in enumerate((z[:start] % bounds[:start]).tolist()):
+            i = n - 1 - k
+            cards[i], cards[j] = cards[j], cards[i]
+        rng.state = (rng.state + start * 0x9E3779B97F4A7C15) & MASK64
+    for i in range(n - 1 - start, 0, -1):
         j = rng.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
@@ -214,7 +214,8 @@ def canonical_code(code: str) -> str:
 
 def random_code(game: GameName, rule: str, rng: np.random.Generator) -> DealCode:
     """A code with a seed drawn from ``rng`` (an env's ``np_random``)."""
-    return DealCode(game, RULE_LETTERS[game][rule], int(rng.integers(0, 1 << SEED_BITS)))
+    seed = int(rng.bit_generator.random_raw()) >> (64 - SEED_BITS)  # the top 35 bits of one raw draw
+    return DealCode(game, RULE_LETTERS[game][rule], seed)
 
 
 # --------------------------------------------------------------------------- deal strings

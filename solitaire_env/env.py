@@ -24,7 +24,10 @@ class Game(Protocol):
     score: int
     moves: int
 
-    def legal_mask(self) -> int: ...
+    def legal_mask(self) -> int:
+        """Bit mask of the legal actions; 0 exactly when the game is over."""
+        ...
+
     def try_play(self, action: int) -> str | None: ...
     def action_name(self, action: int) -> str: ...
     def counters(self) -> dict[str, int]: ...
@@ -139,7 +142,10 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         return np.concatenate([t[(bits >> (MASK_CHUNK * i)) & 0x7FFF] for i, t in enumerate(tables)])
 
     def _info(self) -> dict[str, Any]:
-        return {"deal_code": self.deal_name, "action_mask": self._mask, **self.game.counters()}
+        info: dict[str, Any] = self.game.counters()
+        info["deal_code"] = self.deal_name
+        info["action_mask"] = self._mask
+        return info
 
     def _reward(self, d_score: int, d_progress: int, won: bool) -> float:
         mode = self.reward_mode
@@ -175,6 +181,7 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
             deal, self.game = self._deal_from_text(options["deal"])
         else:
             deal, self.game = self._deal_from_code(self._random_code())
+
         self.deal = deal
         self.deal_name = deal.name
         self._mask = self._mask_array(self.game.legal_mask())
@@ -187,7 +194,8 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         a = int(action)
         if not 0 <= a < self.num_actions:
             raise ValueError(f"action {action!r} is outside 0..{self.num_actions - 1}")
-        score, progress = game.score, game.progress
+        score = game.score
+        progress = 0 if self.reward_mode == "score" else game.progress
         reason = game.try_play(a)
         if reason is not None:
             message = game.REASONS[reason]
@@ -199,10 +207,13 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
             info["illegal_message"] = message
             terminated = self.illegal_action == "terminate" or game.over
             return self.observer.encode(game), self.illegal_penalty, terminated, False, info
-        self._mask = self._mask_array(game.legal_mask())
-        won = game.won
-        reward = self._reward(game.score - score, game.progress - progress, won)
-        return self.observer.encode(game), reward, game.over, False, self._info()
+        bits = game.legal_mask()  # no legal move <=> the game is over (Game protocol)
+        self._mask = self._mask_array(bits)
+        if self.reward_mode == "score":
+            reward = float(game.score - score)
+        else:
+            reward = self._reward(game.score - score, game.progress - progress, game.won)
+        return self.observer.encode(game), reward, not bits, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as a bool array (what sb3-contrib's MaskablePPO reads)."""

@@ -207,8 +207,18 @@ class TriPeaksGame:
 
     def try_play(self, action: int) -> str | None:
         """Play ``action`` if legal and return ``None``; else change nothing and return the reason."""
-        reason = self.illegal_reason(action)
-        if reason is not None:
+        removable = self.exposed & self._accept[self._key]
+        if 0 <= action < DRAW:
+            legal = removable >> action & 1
+        elif action == DRAW:
+            legal = (
+                self.stock_pos < len(self.stock) and self.removed != ALL_SLOTS and not (self._when_stuck and removable)
+            )
+        else:
+            legal = False
+        if not legal:  # the slow path finds the reason (or raises for an action out of range)
+            reason = self.illegal_reason(action)
+            assert reason is not None
             return reason
         self._history.append(
             (

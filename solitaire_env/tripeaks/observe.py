@@ -119,6 +119,10 @@ class TriPeaksObserver:
         self._last: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
         self._codes: list[int] = []
         self._waste = WASTE_EMPTY
+        self._blank = np.zeros_like(self._buf)
+        self._blank[0:WASTE_OFFSET:SLOT_SIZE] = 1.0  # face down
+        self._blank[WASTE_OFFSET + 18] = 1.0  # empty waste
+        self._blank[UNSEEN_OFFSET:JOKERS_OFFSET] = 1.0
 
     # ------------------------------------------------------------------ flat
 
@@ -138,61 +142,53 @@ class TriPeaksObserver:
         unseen = game.unseen_cards()
         return [c for c in unseen if c != JOKER], unseen.count(JOKER)
 
-    def _rebuild(self, game: TriPeaksGame) -> None:
-        buf = self._buf
-        buf[:] = 0.0
-        removed, face_up, tableau = game.removed, game.face_up, game.tableau
-        self._codes = [
-            REMOVED if removed >> s & 1 else tableau[s] if face_up >> s & 1 else FACE_DOWN for s in range(NUM_SLOTS)
-        ]
-        buf[:WASTE_OFFSET] = _SLOT_ROWS[self._codes].reshape(-1)
-        self._waste = self._waste_code(game)
-        buf[WASTE_OFFSET : WASTE_OFFSET + 19] = _WASTE_ROWS[self._waste]
-        unseen, jokers = self._unseen_ids(game)
-        buf[UNSEEN_OFFSET:JOKERS_OFFSET][unseen] = 1.0
-        buf[JOKERS_OFFSET] = jokers / 2
-        if self.oracle:
-            self._oracle_fill(game)
-        self._game = game
-
     def _update_flat(self, game: TriPeaksGame) -> np.ndarray:
         buf = self._buf
-        if self._game is not game:
-            self._rebuild(game)
-        else:
-            last_removed, last_face_up, last_stock_pos, last_seen, last_stock_seen = self._last
-            changed = (game.removed ^ last_removed) | (game.face_up ^ last_face_up)
-            codes = self._codes
-            while changed:
-                low = changed & -changed
-                s = low.bit_length() - 1
-                base = SLOT_SIZE * s
-                for i in _SLOT_ONES[codes[s]]:
-                    buf[base + i] = 0.0
-                code = codes[s] = self._slot_code(game, s)
-                for i in _SLOT_ONES[code]:
-                    buf[base + i] = 1.0
-                changed ^= low
-            waste = self._waste_code(game)
-            if waste != self._waste:
-                for i in _WASTE_ONES[self._waste]:
-                    buf[WASTE_OFFSET + i] = 0.0
-                for i in _WASTE_ONES[waste]:
-                    buf[WASTE_OFFSET + i] = 1.0
-                self._waste = waste
-            newly_seen = game.seen_slots & ~last_seen
-            while newly_seen:  # seen cards stay seen, so the unseen block only loses cards
-                low = newly_seen & -newly_seen
-                buf[UNSEEN_OFFSET + game.tableau[low.bit_length() - 1]] = 0.0
-                newly_seen ^= low
-            for pos in range(last_stock_seen, game.stock_seen):
-                card = game.stock[pos]
-                if card == JOKER:
-                    buf[JOKERS_OFFSET] -= 0.5
-                else:
-                    buf[UNSEEN_OFFSET + card] = 0.0
-            if self.oracle and (game.removed != last_removed or game.stock_pos != last_stock_pos):
-                self._oracle_fill(game)
+        full = self._game is not game
+        if full:
+            # A new game: start from the blank board (every slot face down, every card unseen,
+            # empty waste) and let the update below write what differs from it.
+            buf[:] = self._blank
+            self._codes = [FACE_DOWN] * NUM_SLOTS
+            self._waste = WASTE_EMPTY
+            if game.rules.waste_start == "card" and game.deal.waste != JOKER:
+                buf[UNSEEN_OFFSET + game.deal.waste] = 0.0
+            buf[JOKERS_OFFSET] = game.stock.count(JOKER) / 2
+            self._game = game
+            self._last = (0, 0, 0, 0, 0)
+        last_removed, last_face_up, last_stock_pos, last_seen, last_stock_seen = self._last
+        changed = (game.removed ^ last_removed) | (game.face_up ^ last_face_up)
+        codes = self._codes
+        while changed:
+            low = changed & -changed
+            s = low.bit_length() - 1
+            base = SLOT_SIZE * s
+            for i in _SLOT_ONES[codes[s]]:
+                buf[base + i] = 0.0
+            code = codes[s] = self._slot_code(game, s)
+            for i in _SLOT_ONES[code]:
+                buf[base + i] = 1.0
+            changed ^= low
+        waste = game.waste[-1] if game.waste else WASTE_EMPTY
+        if waste != self._waste:
+            for i in _WASTE_ONES[self._waste]:
+                buf[WASTE_OFFSET + i] = 0.0
+            for i in _WASTE_ONES[waste]:
+                buf[WASTE_OFFSET + i] = 1.0
+            self._waste = waste
+        newly_seen = game.seen_slots & ~last_seen
+        while newly_seen:  # seen cards stay seen, so the unseen block only loses cards
+            low = newly_seen & -newly_seen
+            buf[UNSEEN_OFFSET + game.tableau[low.bit_length() - 1]] = 0.0
+            newly_seen ^= low
+        for pos in range(last_stock_seen, game.stock_seen):
+            card = game.stock[pos]
+            if card == JOKER:
+                buf[JOKERS_OFFSET] -= 0.5
+            else:
+                buf[UNSEEN_OFFSET + card] = 0.0
+        if self.oracle and (full or game.removed != last_removed or game.stock_pos != last_stock_pos):
+            self._oracle_fill(game)
         buf[STOCK_OFFSET] = (len(game.stock) - game.stock_pos) / MAX_STOCK
         buf[CHAIN_OFFSET] = game.chain / NUM_SLOTS
         buf[CLEARED_OFFSET] = game.removed.bit_count() / NUM_SLOTS

@@ -1,0 +1,152 @@
+"""Throughput benchmarks, each a ratio against a reference run interleaved in one process.
+
+This machine is shared and noisy, so no figure here is an absolute rate: every round
+times the reference and the subject back to back, and the reported figure is the
+median over rounds of the per-round ratio (SPEC section 9).  The reference is
+Gymnasium's ``CartPole-v1`` made with ``gym.make``, stepped with random actions.
+
+Both sides draw their random actions with the same cheap sampler (Python's
+``random.Random``), so the ratio measures the environments, not the samplers:
+CartPole takes ``0`` or ``1``; TriPeaks takes a uniformly random legal action from
+``info["action_mask"]``, as a masked agent would.
+
+Run: ``python -m solitaire_env.bench`` (``--rounds``, ``--steps``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+
+def _cartpole_runner(seed: int) -> Callable[[int], float]:
+    env = gym.make("CartPole-v1")
+    env.reset(seed=seed)
+    rnd = random.Random(seed).random
+
+    def run(steps: int) -> float:
+        step, reset = env.step, env.reset
+        start = time.perf_counter()
+        for _ in range(steps):
+            _, _, terminated, truncated, _ = step(1 if rnd() < 0.5 else 0)
+            if terminated or truncated:
+                reset()
+        return time.perf_counter() - start
+
+    return run
+
+
+def masked_env_runner(env_id: str, seed: int, **kwargs: Any) -> Callable[[int], float]:
+    """A runner stepping ``gym.make(env_id, **kwargs)`` with random legal actions."""
+    env = gym.make(env_id, **kwargs)
+    _, info = env.reset(seed=seed)
+    rnd = random.Random(seed).random
+    state = {"info": info}
+
+    def run(steps: int) -> float:
+        step, reset, flatnonzero = env.step, env.reset, np.flatnonzero
+        info = state["info"]
+        start = time.perf_counter()
+        for _ in range(steps):
+            legal = flatnonzero(info["action_mask"])
+            _, _, terminated, truncated, info = step(legal[int(rnd() * len(legal))])
+            if terminated or truncated:
+                _, info = reset()
+        elapsed = time.perf_counter() - start
+        state["info"] = info
+        return elapsed
+
+    return run
+
+
+@dataclass
+class Ratio:
+    """Median of per-round ratios subject/reference, with the median rates of both."""
+
+    name: str
+    ratio: float
+    subject_rate: float
+    reference_rate: float
+    rounds: int
+    target: float | None = None
+
+    def line(self) -> str:
+        verdict = "" if self.target is None else ("  PASS" if self.ratio >= self.target else "  BELOW TARGET")
+        target = "" if self.target is None else f" (target >= {self.target:g}x)"
+        return (
+            f"{self.name:<34} {self.ratio:6.2f}x CartPole{target}{verdict}   "
+            f"[{self.subject_rate:,.0f} vs {self.reference_rate:,.0f} steps/s, median of {self.rounds} rounds]"
+        )
+
+
+def interleaved(
+    name: str,
+    subject: Callable[[int], float],
+    reference: Callable[[int], float],
+    *,
+    steps: int,
+    rounds: int,
+    target: float | None = None,
+    warmup: int = 2000,
+) -> Ratio:
+    """Time ``subject`` and ``reference`` for ``steps`` steps each, alternately, ``rounds`` times."""
+    subject(warmup)
+    reference(warmup)
+    ratios, sub_rates, ref_rates = [], [], []
+    for r in range(rounds):
+        if r % 2:  # alternate which side goes first
+            t_ref, t_sub = reference(steps), subject(steps)
+        else:
+            t_sub, t_ref = subject(steps), reference(steps)
+        sub_rates.append(steps / t_sub)
+        ref_rates.append(steps / t_ref)
+        ratios.append(t_ref / t_sub)
+    return Ratio(
+        name, statistics.median(ratios), statistics.median(sub_rates), statistics.median(ref_rates), rounds, target
+    )
+
+
+def tripeaks_env_ratio(*, steps: int = 50_000, rounds: int = 7, seed: int = 0) -> Ratio:
+    """TriPeaks-v0 through ``gym.make`` (flat observations), random legal actions, vs CartPole-v1."""
+    import solitaire_env  # noqa: F401  (registers the envs)
+
+    return interleaved(
+        "TriPeaks-v0 env (gym.make, flat)",
+        masked_env_runner("solitaire_env/TriPeaks-v0", seed),
+        _cartpole_runner(seed),
+        steps=steps,
+        rounds=rounds,
+        target=1.0,
+    )
+
+
+def machine() -> str:
+    import os
+
+    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m solitaire_env.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (median taken), default 7")
+    parser.add_argument("--steps", type=int, default=50_000, help="steps per side per round, default 50000")
+    args = parser.parse_args(argv)
+    if args.rounds < 1 or args.steps < 1:
+        parser.error("--rounds and --steps must be at least 1")
+    print(f"machine: {machine()}")
+    result = tripeaks_env_ratio(steps=args.steps, rounds=args.rounds)
+    print(result.line())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
