@@ -75,12 +75,14 @@ def _outputs_array(state: int, count: int) -> np.ndarray:
     is a few vector operations; uint64 arithmetic wraps modulo 2**64 exactly as the scalar
     generator's masking does.
     """
-    z = _STEPS[:count] + np.uint64(state)
-    z ^= z >> _S30
-    z *= _MIX1
-    z ^= z >> _S27
-    z *= _MIX2
-    z ^= z >> _S31
+    z = np.add(_STEPS[:count], np.uint64(state))
+    tmp = np.empty_like(z)
+    for shift, mix in ((_S30, _MIX1), (_S27, _MIX2)):
+        np.right_shift(z, shift, out=tmp)
+        np.bitwise_xor(z, tmp, out=z)
+        np.multiply(z, mix, out=z)
+    np.right_shift(z, _S31, out=tmp)
+    np.bitwise_xor(z, tmp, out=z)
     return z
 
 
@@ -89,6 +91,8 @@ _MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 #: ``_MAX_ACCEPTED[n]``: the largest output accepted when drawing below n (``SplitMix64.below``).
 _MAX_ACCEPTED = np.array([0] + [(1 << 64) - (1 << 64) % n - 1 for n in range(1, 2 * NUM_CARDS + 1)], dtype=np.uint64)
+#: No draw below any n <= 104 rejects an output at or under this value.
+_NEVER_REJECTED = np.uint64(int(_MAX_ACCEPTED[2:].min()))
 #: Bounds of the Fisher-Yates draws for the largest deck, n, n-1, .., 2 (a suffix serves smaller decks).
 _BOUNDS_DESC = np.arange(2 * NUM_CARDS, 1, -1, dtype=np.uint64)
 
@@ -107,8 +111,11 @@ def shuffle(cards: list[int], rng: SplitMix64) -> list[int]:
     if n <= 2 * NUM_CARDS:
         z = _outputs_array(rng.state, n - 1)
         bounds = _BOUNDS_DESC[2 * NUM_CARDS - n :]
-        rejected = np.flatnonzero(z > _MAX_ACCEPTED[bounds])
-        start = int(rejected[0]) if len(rejected) else n - 1
+        start = n - 1
+        if z.max() > _NEVER_REJECTED:  # only then can a draw be rejected: find the first one
+            rejected = np.flatnonzero(z > _MAX_ACCEPTED[bounds])
+            if len(rejected):
+                start = int(rejected[0])
         for k, j in enumerate((z[:start] % bounds[:start]).tolist()):
             i = n - 1 - k
             cards[i], cards[j] = cards[j], cards[i]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -52,7 +51,7 @@ def build_deal(waste_rank, removals, stock_ranks=()):
 
 def state(game):
     """Everything about a game, to check that an illegal move changed nothing."""
-    attrs = {k: copy.deepcopy(v) for k, v in vars(game).items() if k not in ("deal", "rules", "scoring")}
+    attrs = game.state_dict()
     return game.public_view(), attrs, game.deal, game.rules, game.scoring
 
 

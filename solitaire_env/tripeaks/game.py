@@ -62,6 +62,29 @@ class TriPeaksGame:
     """
 
     REASONS = REASONS
+    __slots__ = (
+        "_accept",
+        "_history",
+        "_key",
+        "_when_stuck",
+        "apexes_removed",
+        "chain",
+        "deal",
+        "exposed",
+        "face_up",
+        "longest_chain",
+        "moves",
+        "removed",
+        "rules",
+        "score",
+        "scoring",
+        "seen_slots",
+        "stock",
+        "stock_pos",
+        "stock_seen",
+        "tableau",
+        "waste",
+    )
 
     def __init__(
         self,
@@ -302,10 +325,19 @@ class TriPeaksGame:
     def can_undo(self) -> bool:
         return bool(self._history)
 
+    def state_dict(self) -> dict[str, Any]:
+        """Every mutable part of the game (copies), e.g. to check that a move changed nothing."""
+        out = {name: getattr(self, name) for name in TriPeaksGame.__slots__ if name not in ("deal", "rules", "scoring")}
+        out["waste"] = list(self.waste)
+        out["_history"] = list(self._history)
+        out["_accept"] = list(self._accept)
+        return out
+
     def copy(self) -> TriPeaksGame:
         """An independent copy (history included)."""
         other = object.__new__(TriPeaksGame)
-        other.__dict__.update(self.__dict__)
+        for name in TriPeaksGame.__slots__:
+            setattr(other, name, getattr(self, name))
         other.waste = list(self.waste)
         other._history = self._history.copy()
         return other
