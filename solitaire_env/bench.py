@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 
 
 def _cartpole_runner(seed: int) -> Callable[[int], float]:
@@ -53,11 +52,11 @@ def masked_env_runner(env_id: str, seed: int, **kwargs: Any) -> Callable[[int], 
     state = {"info": info}
 
     def run(steps: int) -> float:
-        step, reset, flatnonzero = env.step, env.reset, np.flatnonzero
+        step, reset = env.step, env.reset
         info = state["info"]
         start = time.perf_counter()
         for _ in range(steps):
-            legal = flatnonzero(info["action_mask"])
+            legal = info["action_mask"].nonzero()[0].tolist()
             _, _, terminated, truncated, info = step(legal[int(rnd() * len(legal))])
             if terminated or truncated:
                 _, info = reset()
@@ -97,18 +96,28 @@ def interleaved(
     rounds: int,
     target: float | None = None,
     warmup: int = 2000,
+    chunks: int = 20,
 ) -> Ratio:
-    """Time ``subject`` and ``reference`` for ``steps`` steps each, alternately, ``rounds`` times."""
+    """Time ``subject`` and ``reference`` for ``steps`` steps each per round, ``rounds`` rounds.
+
+    Within a round the two alternate in ``chunks`` slices (who goes first alternates too);
+    the round's ratio is reference time / subject time, and the median over rounds is reported.
+    """
     subject(warmup)
     reference(warmup)
     ratios, sub_rates, ref_rates = [], [], []
-    for r in range(rounds):
-        if r % 2:  # alternate which side goes first
-            t_ref, t_sub = reference(steps), subject(steps)
-        else:
-            t_sub, t_ref = subject(steps), reference(steps)
-        sub_rates.append(steps / t_sub)
-        ref_rates.append(steps / t_ref)
+    chunk = max(1, steps // chunks)
+    for _ in range(rounds):
+        t_sub = t_ref = 0.0
+        for c in range(chunks):  # fine-grained alternation, so load swings hit both sides alike
+            if c % 2:
+                t_ref += reference(chunk)
+                t_sub += subject(chunk)
+            else:
+                t_sub += subject(chunk)
+                t_ref += reference(chunk)
+        sub_rates.append(chunk * chunks / t_sub)
+        ref_rates.append(chunk * chunks / t_ref)
         ratios.append(t_ref / t_sub)
     return Ratio(
         name, statistics.median(ratios), statistics.median(sub_rates), statistics.median(ref_rates), rounds, target
