@@ -183,7 +183,9 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
             deal, self.game = self._deal_from_code(self._random_code())
 
         self.deal = deal
-        self.deal_name = deal.name
+        # a hand-made deal plays under the env's rules: name it by its cards, never by a code
+        # whose rule letter could disagree with them
+        self.deal_name = str(deal) if "deal" in options else deal.name
         self._mask = self._mask_array(self.game.legal_mask())
         return self.observer.encode(self.game), self._info()
 
@@ -217,7 +219,10 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as a bool array (what sb3-contrib's MaskablePPO reads)."""
-        return self._mask.astype(bool)
+        if self.game is None:
+            return np.zeros(self.num_actions, dtype=bool)
+        # from the game, not from the array handed out in info (a caller may write into that)
+        return self._mask_array(self.game.legal_mask()).astype(bool)
 
     def action_name(self, action: int) -> str:
         """An action in words, e.g. ``"remove 7S (slot 13)"`` or ``"draw"``."""
