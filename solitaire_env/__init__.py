@@ -1,6 +1,6 @@
 """Gymnasium environments for solitaire card games: TriPeaks and Forty Thieves.
 
-``import solitaire_env`` registers ``solitaire_env/TriPeaks-v0``.
+``import solitaire_env`` registers ``solitaire_env/TriPeaks-v0`` and ``solitaire_env/FortyThieves-v0``.
 """
 
 from gymnasium.envs.registration import register, registry
@@ -29,10 +29,19 @@ __all__ = [
 
 #: Step limit of the registered TriPeaks env (a game has at most 54 legal moves).
 TRIPEAKS_MAX_STEPS = 200
+#: Step limit of the registered Forty Thieves env (the game itself can go on forever).
+FORTYTHIEVES_MAX_STEPS = 1000
 
 if "solitaire_env/TriPeaks-v0" not in registry:
     register(
         id="solitaire_env/TriPeaks-v0",
         entry_point="solitaire_env.tripeaks.env:TriPeaksEnv",
         max_episode_steps=TRIPEAKS_MAX_STEPS,
+    )
+
+if "solitaire_env/FortyThieves-v0" not in registry:
+    register(
+        id="solitaire_env/FortyThieves-v0",
+        entry_point="solitaire_env.fortythieves.env:FortyThievesEnv",
+        max_episode_steps=FORTYTHIEVES_MAX_STEPS,
     )

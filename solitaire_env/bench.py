@@ -138,6 +138,20 @@ def tripeaks_env_ratio(*, steps: int = 50_000, rounds: int = 7, seed: int = 0) -
     )
 
 
+def fortythieves_env_ratio(*, steps: int = 50_000, rounds: int = 7, seed: int = 0) -> Ratio:
+    """FortyThieves-v0 through ``gym.make`` (flat observations), random legal actions, vs CartPole-v1."""
+    import solitaire_env  # noqa: F401  (registers the envs)
+
+    return interleaved(
+        "FortyThieves-v0 env (gym.make, flat)",
+        masked_env_runner("solitaire_env/FortyThieves-v0", seed),
+        _cartpole_runner(seed),
+        steps=steps,
+        rounds=rounds,
+        target=0.5,
+    )
+
+
 def machine() -> str:
     import os
 
@@ -152,8 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1 or args.steps < 1:
         parser.error("--rounds and --steps must be at least 1")
     print(f"machine: {machine()}")
-    result = tripeaks_env_ratio(steps=args.steps, rounds=args.rounds)
-    print(result.line())
+    for bench in (tripeaks_env_ratio, fortythieves_env_ratio):
+        print(bench(steps=args.steps, rounds=args.rounds).line(), flush=True)
     return 0
 
 

@@ -113,6 +113,10 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
 
     # ------------------------------------------------------------------ game hooks
 
+    #: A game whose play can go round in circles sets this to a method returning a reason
+    #: to truncate the episode after a legal step (or ``None`` to go on).
+    _check_truncation: Callable[[], str | None] | None = None
+
     def _deal_from_code(self, code: DealCode) -> tuple[Any, Any]:
         """(deal, game) for a deal code."""
         raise NotImplementedError
@@ -215,7 +219,13 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
             reward = float(game.score - score)
         else:
             reward = self._reward(game.score - score, game.progress - progress, game.won)
-        return self.observer.encode(game), reward, not bits, False, self._info()
+        if self._check_truncation is None:
+            return self.observer.encode(game), reward, not bits, False, self._info()
+        info = self._info()
+        cut = self._check_truncation() if bits else None
+        if cut is not None:
+            info["truncated_reason"] = cut
+        return self.observer.encode(game), reward, not bits, cut is not None, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as a bool array (what sb3-contrib's MaskablePPO reads)."""

@@ -130,3 +130,71 @@ def tripeaks_rgb(view: dict[str, Any]) -> np.ndarray:
         font=_font(),
     )
     return np.asarray(image, dtype=np.uint8)
+
+
+# ---------------------------------------------------------------------- Forty Thieves
+
+
+def fortythieves_ansi(view: dict[str, Any]) -> str:
+    """The Forty Thieves board in text: foundations, stock and waste, then the 10 columns."""
+    fnd = "  ".join(
+        symbol(t) if t is not None else f"·{s}" for t, s in zip(view["foundations"], view["foundation_suits"])
+    )
+    waste = view["waste"]
+    shown = " ".join(symbol(c) for c in waste[-6:]) if waste else "--"
+    more = "… " if len(waste) > 6 else ""
+    lines = [
+        f"  foundations  {fnd}",
+        f"  stock {view['stock_count']:2d}   waste ({len(waste)}) {more}{shown}",
+        "",
+        "  " + "  ".join(f"{j + 1:>2}" for j in range(10)),
+    ]
+    depth = max((len(c) for c in view["columns"]), default=0)
+    for i in range(max(depth, 1)):
+        cells = [symbol(col[i]) if i < len(col) else "  " for col in view["columns"]]
+        lines.append(("  " + "  ".join(cells)).rstrip())
+    lines.append("")
+    lines.append(
+        f"  score {view['score']}  moves {view['moves']}  founded {view['founded']}/104"
+        f"  chain {view['chain']} (longest {view['longest_chain']})"
+    )
+    if view.get("won"):
+        lines.append("  You won!")
+    elif view.get("over"):
+        lines.append("  No more moves.")
+    return "\n".join(lines) + "\n"
+
+
+def fortythieves_rgb(view: dict[str, Any]) -> np.ndarray:
+    """The Forty Thieves board as an RGB picture (H, W, 3) uint8."""
+    from PIL import Image, ImageDraw
+
+    step_x, fan = CARD_W + 8, 18
+    depth = max(16, max((len(c) for c in view["columns"]), default=0))
+    width = 10 * step_x + 20
+    height = 2 * CARD_H + 40 + (depth - 1) * fan + 30
+    image = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(image)
+    for f, top in enumerate(view["foundations"]):
+        x = 10 + f * step_x
+        if top is None:
+            draw.rounded_rectangle((x, 10, x + CARD_W - 1, 10 + CARD_H - 1), radius=4, outline=FACE)
+            draw.text((x + 12, 26), view["foundation_suits"][f], fill=FACE, font=_font())
+        else:
+            _draw_card(draw, x, 10, top)
+    if view["stock_count"]:
+        _draw_card(draw, 10 + 8 * step_x, 10, "??")
+    if view["waste"]:
+        _draw_card(draw, 10 + 9 * step_x, 10, view["waste"][-1])
+    top_y = CARD_H + 30
+    for j, col in enumerate(view["columns"]):
+        for i, card in enumerate(col):
+            _draw_card(draw, 10 + j * step_x, top_y + i * fan, card)
+    draw.text(
+        (10, height - 24),
+        f"stock {view['stock_count']}  waste {len(view['waste'])}  founded {view['founded']}/104  "
+        f"score {view['score']}  moves {view['moves']}",
+        fill=FACE,
+        font=_font(),
+    )
+    return np.asarray(image, dtype=np.uint8)

@@ -1,0 +1,468 @@
+"""The Forty Thieves (Quarante Voleurs) rules core: legal moves, play, undo, counters.
+
+Seed 004's rules: two decks; 10 columns of 4, all face up; a 64-card stock drawn one card
+at a time onto the waste, one pass; 8 foundations with fixed suits S H D C S H D C, each
+built from the ace up in its suit.  One card moves at a time: the top of a column, of the
+waste, or (option ``foundation_return``) of a foundation, and only to a column.  On a
+column a card goes on the next higher card of its suit; nothing goes on an ace; an empty
+column takes any card.  Won when all 104 cards are on the foundations.
+
+Moves are env actions (:mod:`solitaire_env.fortythieves.rules`): ``src * 11 + dst``, 209 draws.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from solitaire_env.cards import card_text
+from solitaire_env.deals import FortyThievesDeal
+from solitaire_env.fortythieves.rules import (
+    DRAW,
+    FIRST_FOUNDATION_SRC,
+    FOUNDATION,
+    FOUNDATION_SUITS,
+    NUM_ACTIONS,
+    NUM_COLUMNS,
+    NUM_DESTS,
+    NUM_FOUNDATIONS,
+    TOTAL_CARDS,
+    WASTE,
+    FortyThievesRules,
+    FortyThievesScoring,
+    get_scoring,
+)
+
+#: Reason codes of illegal moves and the message shown for each.
+REASONS: dict[str, str] = {
+    "wrong_suit": "a card goes on the next higher card of the same suit",
+    "wrong_rank": "a card goes on a card exactly one rank higher",
+    "onto_ace": "nothing can be placed on an ace",
+    "foundation_order": "foundations are built up in suit from the ace",
+    "nothing_to_move": "there is no card to move there",
+    "same_place": "the card is already there",
+    "return_not_allowed": "cards do not leave the foundations (foundation_return is off)",
+    "stock_empty": "no cards left to draw",
+    "game_over": "the game is over",
+}
+
+_NOT_KING = tuple(c % 13 != 12 for c in range(52))
+_ALL_COLUMNS = (1 << NUM_COLUMNS) - 1
+
+
+class IllegalMoveError(ValueError):
+    """Raised by :meth:`FortyThievesGame.play` for an illegal move (nothing was changed)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"{reason}: {REASONS[reason]}")
+        self.reason = reason
+
+
+def _place_name(index: int, as_dest: bool) -> str:
+    if index < NUM_COLUMNS:
+        return f"column {index + 1}"
+    if as_dest:
+        return "foundation"
+    if index == WASTE:
+        return "waste"
+    return f"foundation {index - FIRST_FOUNDATION_SRC + 1}"
+
+
+class FortyThievesGame:
+    """One game of Forty Thieves from a deal.
+
+    Public attributes (read them, do not write them): ``deal``, ``rules``, ``scoring``,
+    ``columns`` (10 lists, bottom to top), ``waste`` (list, top last), ``stock`` (draw
+    order), ``stock_pos`` (cards drawn), ``stock_seen`` (stock cards ever drawn),
+    ``foundations`` (cards on each of the 8 foundations), ``score``, ``moves``, ``chain``
+    (moves since the last draw) and ``longest_chain``.
+    """
+
+    REASONS = REASONS
+    __slots__ = (
+        "_history",
+        "_mask",
+        "chain",
+        "columns",
+        "deal",
+        "foundations",
+        "longest_chain",
+        "moves",
+        "rules",
+        "score",
+        "scoring",
+        "stock",
+        "stock_pos",
+        "stock_seen",
+        "waste",
+    )
+
+    def __init__(
+        self,
+        deal: FortyThievesDeal,
+        rules: FortyThievesRules | None = None,
+        scoring: str | FortyThievesScoring = "app",
+    ) -> None:
+        self.deal = deal
+        self.rules = rules if rules is not None else FortyThievesRules()
+        self.scoring = get_scoring(scoring)
+        self.columns: list[list[int]] = [list(col) for col in deal.columns]
+        self.waste: list[int] = []
+        self.stock: tuple[int, ...] = deal.stock
+        self.stock_pos = 0
+        self.stock_seen = 0
+        self.foundations = [0] * NUM_FOUNDATIONS
+        self.score = self.scoring.start
+        self.moves = 0
+        self.chain = 0
+        self.longest_chain = 0
+        limit = self.rules.undo_limit
+        self._history: deque[tuple[int, ...]] | list[tuple[int, ...]] = [] if limit is None else deque(maxlen=limit)
+        self._mask: int | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def founded(self) -> int:
+        """Cards on the foundations."""
+        return sum(self.foundations)
+
+    @property
+    def progress(self) -> int:
+        return sum(self.foundations)
+
+    @property
+    def stock_count(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    @property
+    def won(self) -> bool:
+        return sum(self.foundations) == TOTAL_CARDS
+
+    @property
+    def over(self) -> bool:
+        return not self.legal_mask()
+
+    @property
+    def all_known(self) -> bool:
+        """Every card has been seen (the columns are face up; the whole stock was drawn once)."""
+        return self.stock_seen == len(self.stock)
+
+    def unseen_cards(self) -> list[int]:
+        """Cards never seen yet: the stock cards never drawn."""
+        return list(self.stock[self.stock_seen :])
+
+    def foundation_top(self, f: int) -> int | None:
+        n = self.foundations[f]
+        return FOUNDATION_SUITS[f] * 13 + n - 1 if n else None
+
+    def source_card(self, src: int) -> int | None:
+        """The card a move from ``src`` would take (column top, waste top, foundation top)."""
+        if src < NUM_COLUMNS:
+            col = self.columns[src]
+            return col[-1] if col else None
+        if src == WASTE:
+            return self.waste[-1] if self.waste else None
+        return self.foundation_top(src - FIRST_FOUNDATION_SRC)
+
+    def foundation_for(self, card: int) -> int | None:
+        """The leftmost foundation that accepts ``card``, or ``None``."""
+        suit, below = card // 13, card % 13
+        for f in range(NUM_FOUNDATIONS):
+            if FOUNDATION_SUITS[f] == suit and self.foundations[f] == below:
+                return f
+        return None
+
+    def legal_mask(self) -> int:
+        """Bit mask over the 210 actions of the legal moves now; 0 exactly when the game is over."""
+        if self._mask is not None:
+            return self._mask
+        foundations = self.foundations
+        if sum(foundations) == TOTAL_CARDS:
+            self._mask = 0
+            return 0
+        wanted = {FOUNDATION_SUITS[f] * 13 + n for f, n in enumerate(foundations) if n < 13}
+        by_top: dict[int, int] = {}
+        empty = 0
+        for j, col in enumerate(self.columns):
+            if col:
+                top = col[-1]
+                by_top[top] = by_top.get(top, 0) | 1 << j
+            else:
+                empty |= 1 << j
+        bits = 0
+        for j, col in enumerate(self.columns):
+            if col:
+                c = col[-1]
+                dst = empty & ~(1 << j)
+                if _NOT_KING[c]:
+                    dst |= by_top.get(c + 1, 0)
+                if c in wanted:
+                    dst |= 1 << FOUNDATION
+                bits |= dst << (j * NUM_DESTS)
+        if self.waste:
+            c = self.waste[-1]
+            dst = empty
+            if _NOT_KING[c]:
+                dst |= by_top.get(c + 1, 0)
+            if c in wanted:
+                dst |= 1 << FOUNDATION
+            bits |= dst << (WASTE * NUM_DESTS)
+        if self.rules.foundation_return:
+            for f, n in enumerate(foundations):
+                if n:
+                    c = FOUNDATION_SUITS[f] * 13 + n - 1
+                    dst = empty
+                    if _NOT_KING[c]:
+                        dst |= by_top.get(c + 1, 0)
+                    bits |= dst << ((FIRST_FOUNDATION_SRC + f) * NUM_DESTS)
+        if self.stock_pos < len(self.stock):
+            bits |= 1 << DRAW
+        self._mask = bits
+        return bits
+
+    def legal_actions(self) -> list[int]:
+        mask = self.legal_mask()
+        return [a for a in range(NUM_ACTIONS) if mask >> a & 1]
+
+    def illegal_reason(self, action: int) -> str | None:
+        """The reason code why ``action`` is illegal now, or ``None`` if it is legal."""
+        if not 0 <= action < NUM_ACTIONS:
+            raise ValueError(f"Forty Thieves actions are 0..209, got {action!r}")
+        if self.won:
+            return "game_over"
+        if action == DRAW:
+            return None if self.stock_pos < len(self.stock) else "stock_empty"
+        src, dst = divmod(action, NUM_DESTS)
+        if src >= FIRST_FOUNDATION_SRC and not self.rules.foundation_return:
+            return "return_not_allowed"
+        card = self.source_card(src)
+        if card is None:
+            return "nothing_to_move"
+        if dst == FOUNDATION:
+            if src >= FIRST_FOUNDATION_SRC:
+                return "same_place"
+            return None if self.foundation_for(card) is not None else "foundation_order"
+        if dst == src:
+            return "same_place"
+        col = self.columns[dst]
+        if not col:
+            return None
+        top = col[-1]
+        if top % 13 == 0:
+            return "onto_ace"
+        if top // 13 != card // 13:
+            return "wrong_suit"
+        if top != card + 1:
+            return "wrong_rank"
+        return None
+
+    # ------------------------------------------------------------------ moves
+
+    def try_play(self, action: int) -> str | None:
+        """Play ``action`` if legal and return ``None``; else change nothing and return the reason."""
+        if not (0 <= action < NUM_ACTIONS and self.legal_mask() >> action & 1):
+            reason = self.illegal_reason(action)
+            if reason is None:  # legal by the rules but not offered: the game is over
+                reason = "game_over"
+            return reason
+        self._mask = None
+        scoring = self.scoring
+        before = (self.score, self.chain, self.longest_chain)
+        self.moves += 1
+        if action == DRAW:
+            self.waste.append(self.stock[self.stock_pos])
+            self.stock_pos += 1
+            if self.stock_pos > self.stock_seen:
+                self.stock_seen = self.stock_pos
+            self.chain = 0
+            self._history.append((action, -1, -1, *before))
+            self._add(scoring.draw)
+            return None
+        src, dst = divmod(action, NUM_DESTS)
+        src_f = dst_f = -1
+        if src < NUM_COLUMNS:
+            card = self.columns[src].pop()
+        elif src == WASTE:
+            card = self.waste.pop()
+        else:
+            src_f = src - FIRST_FOUNDATION_SRC
+            card = FOUNDATION_SUITS[src_f] * 13 + self.foundations[src_f] - 1
+            self.foundations[src_f] -= 1
+        if dst == FOUNDATION:
+            dst_f = self.foundation_for(card)  # type: ignore[assignment]
+            self.foundations[dst_f] += 1
+            points = scoring.to_foundation
+        else:
+            self.columns[dst].append(card)
+            if src == WASTE:
+                points = scoring.waste_to_column
+            elif src_f >= 0:
+                points = scoring.foundation_to_column
+            else:
+                points = scoring.column_to_column
+        self.chain += 1
+        if self.chain > self.longest_chain:
+            self.longest_chain = self.chain
+        self._history.append((action, src_f, dst_f, *before))
+        self._add(points)
+        return None
+
+    def _add(self, points: int) -> None:
+        score = self.score + points
+        floor = self.scoring.floor
+        self.score = floor if floor is not None and score < floor else score
+
+    def play(self, action: int) -> None:
+        """Play a legal ``action``; raise :class:`IllegalMoveError` (changing nothing) otherwise."""
+        reason = self.try_play(action)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+
+    def undo(self) -> bool:
+        """Take back the last move or draw; ``False`` if there is none.  Restores the score,
+        not the move counter; cards seen stay seen."""
+        if not self._history:
+            return False
+        action, src_f, dst_f, self.score, self.chain, self.longest_chain = self._history.pop()
+        self._mask = None
+        if action == DRAW:
+            self.waste.pop()
+            self.stock_pos -= 1
+            return True
+        src, dst = divmod(action, NUM_DESTS)
+        if dst == FOUNDATION:
+            self.foundations[dst_f] -= 1
+            card = FOUNDATION_SUITS[dst_f] * 13 + self.foundations[dst_f]
+        else:
+            card = self.columns[dst].pop()
+        if src < NUM_COLUMNS:
+            self.columns[src].append(card)
+        elif src == WASTE:
+            self.waste.append(card)
+        else:
+            self.foundations[src_f] += 1
+        return True
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    def copy(self) -> FortyThievesGame:
+        """An independent copy (history included)."""
+        other = object.__new__(FortyThievesGame)
+        for name in FortyThievesGame.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.columns = [list(col) for col in self.columns]
+        other.waste = list(self.waste)
+        other.foundations = list(self.foundations)
+        other._history = self._history.copy()
+        return other
+
+    def state_dict(self) -> dict[str, Any]:
+        """Every mutable part of the game (copies), e.g. to check that a move changed nothing."""
+        return {
+            "columns": [list(c) for c in self.columns],
+            "waste": list(self.waste),
+            "stock_pos": self.stock_pos,
+            "stock_seen": self.stock_seen,
+            "foundations": list(self.foundations),
+            "score": self.score,
+            "moves": self.moves,
+            "chain": self.chain,
+            "longest_chain": self.longest_chain,
+            "history": list(self._history),
+        }
+
+    def position_key(self) -> tuple[Any, ...]:
+        """A hashable key of the position (what matters for play: cards and stock position)."""
+        return (tuple(map(tuple, self.columns)), tuple(self.waste), tuple(self.foundations), self.stock_pos)
+
+    # ------------------------------------------------------------------ the app's conveniences
+
+    def _accepting_columns(self, card: int, exclude: int) -> tuple[list[int], list[int]]:
+        building, empty = [], []
+        for j, col in enumerate(self.columns):
+            if j == exclude:
+                continue
+            if not col:
+                empty.append(j)
+            elif _NOT_KING[card] and col[-1] == card + 1:
+                building.append(j)
+        return building, empty
+
+    def tap_action(self, src: int) -> int | None:
+        """Where a tap sends the top card of ``src`` (seed 004): a foundation; for the waste card,
+        a foundation, else a column (one it builds on, else an empty one, leftmost first)."""
+        card = self.source_card(src)
+        if card is None or self.won:
+            return None
+        if src < FIRST_FOUNDATION_SRC and self.foundation_for(card) is not None:
+            return src * NUM_DESTS + FOUNDATION
+        if src == WASTE:
+            building, empty = self._accepting_columns(card, -1)
+            for j in building + empty:
+                return src * NUM_DESTS + j
+        return None
+
+    def double_click_action(self, src: int) -> int | None:
+        """Where a double click sends the top card of ``src`` (seed 004): a foundation, else the
+        longest column that accepts it (leftmost on a tie), else an empty column."""
+        card = self.source_card(src)
+        if card is None or self.won:
+            return None
+        if src >= FIRST_FOUNDATION_SRC and not self.rules.foundation_return:
+            return None
+        if src < FIRST_FOUNDATION_SRC and self.foundation_for(card) is not None:
+            return src * NUM_DESTS + FOUNDATION
+        building, empty = self._accepting_columns(card, src if src < NUM_COLUMNS else -1)
+        if building:
+            longest = max(building, key=lambda j: (len(self.columns[j]), -j))
+            return src * NUM_DESTS + longest
+        if empty:
+            return src * NUM_DESTS + empty[0]
+        return None
+
+    # ------------------------------------------------------------------ views
+
+    def action_name(self, action: int) -> str:
+        """An action in words: ``"move 7S from column 3 to column 5"``, ``"draw"``."""
+        if action == DRAW:
+            return "draw"
+        if not 0 <= action < NUM_ACTIONS:
+            raise ValueError(f"Forty Thieves actions are 0..209, got {action!r}")
+        src, dst = divmod(action, NUM_DESTS)
+        card = self.source_card(src)
+        what = card_text(card) if card is not None else "the top card"
+        return f"move {what} from {_place_name(src, False)} to {_place_name(dst, True)}"
+
+    def counters(self) -> dict[str, int]:
+        founded = sum(self.foundations)
+        return {
+            "score": self.score,
+            "moves": self.moves,
+            "cleared": founded,
+            "founded": founded,
+            "chain": self.chain,
+            "longest_chain": self.longest_chain,
+        }
+
+    def public_view(self) -> dict[str, Any]:
+        """What the player sees, JSON-serialisable: ``columns`` (10 lists of card text, bottom
+        to top), ``waste`` (list, top last), ``foundations`` (8 top cards or ``None``, with
+        ``foundation_suits``), ``stock_count``, counters and the game status."""
+        tops = [self.foundation_top(f) for f in range(NUM_FOUNDATIONS)]
+        return {
+            "game": "fortythieves",
+            "columns": [[card_text(c) for c in col] for col in self.columns],
+            "waste": [card_text(c) for c in self.waste],
+            "foundations": [None if t is None else card_text(t) for t in tops],
+            "foundation_suits": ["CDHS"[s] for s in FOUNDATION_SUITS],
+            "stock_count": self.stock_count,
+            **self.counters(),
+            "won": self.won,
+            "over": self.over,
+        }
+
+    def __repr__(self) -> str:
+        return f"FortyThievesGame({self.deal.name!r}, founded={self.founded}, stock={self.stock_count})"
