@@ -27,12 +27,15 @@ from solitaire_env.deals import (
     DealCode,
     DealCodeError,
     FortyThievesDeal,
+    GameName,
     TriPeaksDeal,
     decode_deal,
     parse_deal_code,
     random_code,
 )
-from solitaire_env.render import symbol, tripeaks_ansi
+from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.rules import FortyThievesRules
+from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
 
@@ -149,6 +152,28 @@ def _fail(message: str) -> int:
 # --------------------------------------------------------------------------- shared helpers
 
 RULE_NAMES = {"E": "Easy (K and A are adjacent)", "C": "Classic (K and A are not adjacent)"}
+#: The games, by the letters of their deal codes.
+GAME_NAMES: dict[str, str] = {"TP": "TriPeaks", "FT": "Forty Thieves"}
+_GAME_ALIASES: dict[str, GameName] = {"TP": "TP", "TRIPEAKS": "TP", "FT": "FT", "FORTYTHIEVES": "FT"}
+#: Sections of each game's deal string (``|`` separates them): how a deal string names its game.
+DEAL_STRING_SECTIONS: dict[int, GameName] = {3: "TP", 11: "FT"}
+#: Options that apply to one game only: (attribute, option, game).  Their defaults are ``None``
+#: so that giving one for the other game can be told from not giving it.
+GAME_OPTIONS: tuple[tuple[str, str, str], ...] = (
+    ("rules", "--rules", "TP"),
+    ("jokers", "--jokers", "TP"),
+    ("draw", "--draw", "TP"),
+    ("faces", "--faces", "TP"),
+    ("waste_start", "--waste-start", "TP"),
+    ("foundation_return", "--foundation-return", "FT"),
+)
+
+
+def _game(text: str) -> GameName:
+    key = text.strip().upper().replace("-", "").replace("_", "").replace(" ", "")
+    if key not in _GAME_ALIASES:
+        raise argparse.ArgumentTypeError(f"want tp (TriPeaks) or ft (Forty Thieves), got {text!r}")
+    return _GAME_ALIASES[key]
 
 
 def _rule_letter(text: str) -> str:
@@ -179,11 +204,23 @@ SOURCE_ARGS: tuple[Arg, ...] = (
         "code",
         nargs="?",
         metavar="CODE",
-        help="a deal code like TP1-E-AAAAAAB (case-insensitive), or a deal string (it contains '|'); "
-        "default: a random TriPeaks code",
+        help="a deal code like TP1-E-AAAAAAB or FT1-N-AAAAAAB (case-insensitive), or a deal string "
+        "(it contains '|'); default: a random code of --game",
     ),
-    arg("--string-in", metavar="DEAL", help="read this deal string (28 tableau cards | waste | stock)"),
+    arg(
+        "--string-in",
+        metavar="DEAL",
+        help="read this deal string: TriPeaks 28 tableau cards | waste | stock, Forty Thieves 10 columns | stock",
+    ),
     arg("--file", metavar="PATH", help="read a deal code or deal string from a file ('-' for stdin)"),
+    arg(
+        "--game",
+        type=_game,
+        metavar="tp|ft",
+        help="the game: tp TriPeaks, ft Forty Thieves.  A code names its game and a deal string's number of "
+        "sections does (3 TriPeaks, 11 Forty Thieves); with no deal given, the game of the random deal "
+        "(default tp)",
+    ),
     arg("--seed", type=_seed, metavar="N", help="seed of the generator that draws random deal codes"),
 )
 RULE_ARGS: tuple[Arg, ...] = (
@@ -213,32 +250,74 @@ def _source_text(args: argparse.Namespace) -> str | None:
         return None
     text = given[0].strip()
     if not text:
-        raise CLIError("the deal is empty: want a deal code like TP1-E-AAAAAAB or a deal string")
+        raise CLIError("the deal is empty: want a deal code like TP1-E-AAAAAAB or FT1-N-AAAAAAB, or a deal string")
     return text
 
 
-def load_deal(args: argparse.Namespace, rng: np.random.Generator | None = None) -> tuple[Deal, str]:
-    """The deal the arguments name, and its TriPeaks rule letter (``E``/``C``; ``N`` for FT).
+def _check_game_options(args: argparse.Namespace, game: str, subject: str, why: str = "") -> None:
+    """Refuse an option of the other game, in one line naming the deal (``subject``) and, if
+    given, ``why`` it is of that game."""
+    for attr, option, owner in GAME_OPTIONS:
+        if owner != game and getattr(args, attr, None) is not None:
+            raise CLIError(
+                f"{option} applies to {GAME_NAMES[owner]} only, and {subject} is a {GAME_NAMES[game]} deal{why}"
+            )
+    scoring = getattr(args, "scoring", None)
+    if game == "FT" and scoring not in (None, "app"):
+        raise CLIError(f"--scoring {scoring} is a TriPeaks preset; Forty Thieves has app scoring only")
 
-    With no deal given, a random TriPeaks code is drawn from ``rng`` (default: a generator
-    seeded by ``--seed``).
+
+def detect_game(text: str, option: GameName | None = None) -> GameName:
+    """The game of a deal code or deal string: ``--game`` if given, else the code's letters,
+    else the deal string's number of ``|``-separated sections (3 TriPeaks, 11 Forty Thieves)."""
+    if option is not None:
+        return option
+    if "|" not in text:
+        return parse_deal_code(text).game
+    sections = text.count("|") + 1
+    if sections not in DEAL_STRING_SECTIONS:
+        raise CLIError(
+            f"a deal string has 3 sections (TriPeaks: 28 tableau | waste | stock) or 11 (Forty Thieves: "
+            f"10 columns | stock) separated by '|', got {sections}"
+        )
+    return DEAL_STRING_SECTIONS[sections]
+
+
+def load_deal(args: argparse.Namespace, rng: np.random.Generator | None = None) -> tuple[Deal, str]:
+    """The deal the arguments name, and its rule letter (TriPeaks ``E``/``C``, Forty Thieves ``N``).
+
+    The game is the code's, or the deal string's (by its sections), or ``--game`` (default
+    TriPeaks) for a random code drawn from ``rng`` (default: a generator seeded by ``--seed``).
+    An option of the other game, or a ``--game`` that contradicts the deal, is an error.
     """
     text = _source_text(args)
+    option: GameName | None = args.game
     jokers = args.jokers
     if text is None:
+        game: GameName = option or "TP"
+        why = f" (--game {game.lower()})" if option else " (--game tp by default; add --game ft for Forty Thieves)"
+        _check_game_options(args, game, "the random deal", why)
         rng = rng if rng is not None else np.random.default_rng(args.seed)
+        if game == "FT":
+            code = random_code("FT", "N", rng)
+            return FortyThievesDeal.from_seed(code.seed), code.rule
         code = random_code("TP", args.rules or "E", rng)
         return TriPeaksDeal.from_seed(code.seed, jokers=jokers or 0, rule=code.rule), code.rule
     if "|" in text:
+        game = detect_game(text, option)
+        why = f" (--game {game.lower()})" if option else f" (it has {text.count('|') + 1} sections)"
+        _check_game_options(args, game, "the deal string", why)
         deal: Deal
-        if text.count("|") == 10:
-            deal = FortyThievesDeal.parse(text)
-            return deal, "N"
+        if game == "FT":
+            return FortyThievesDeal.parse(text), "N"
         deal = TriPeaksDeal.parse(text)
         if jokers is not None and jokers != deal.jokers:
             raise CLIError(f"--jokers {jokers} does not match the deal string, which has {deal.jokers} joker(s)")
         return deal, args.rules or "E"
     code = parse_deal_code(text)
+    if option is not None and option != code.game:
+        raise CLIError(f"--game {option.lower()} contradicts the code {code}, a {GAME_NAMES[code.game]} code")
+    _check_game_options(args, code.game, str(code))
     if code.game == "TP":
         if args.rules is not None and args.rules != code.rule:
             raise CLIError(
@@ -246,13 +325,7 @@ def load_deal(args: argparse.Namespace, rng: np.random.Generator | None = None) 
                 f"use {DealCode(code.game, args.rules, code.seed)} for that rule"
             )
         return decode_deal(code, jokers=jokers or 0), code.rule
-    if jokers:
-        raise CLIError("--jokers applies to TriPeaks only")
     return decode_deal(code), code.rule
-
-
-def _not_yet_ft() -> CLIError:
-    return CLIError("Forty Thieves is not available yet in this command (deal --string prints an FT deal string)")
 
 
 # --------------------------------------------------------------------------- deal
@@ -264,6 +337,9 @@ examples:
   solitaire-env deal TP1-E-AAAAAAB --string   only the deal string (for piping)
   solitaire-env deal "8S AD ... | 5H | 8D ..."  a deal string's board
   solitaire-env deal --seed 7 --string        a random deal from seed 7
+  solitaire-env deal FT1-N-AAAAAAB            a Forty Thieves deal: 10 columns of 4, stock 64
+  solitaire-env deal FT1-N-AAAAAAB --open     ... and its hidden stock in draw order
+  solitaire-env deal --game ft --seed 7       a random Forty Thieves deal
 """
 
 
@@ -272,8 +348,12 @@ examples:
     "show a deal: its canonical code, rules and opening board, the full deal, or its deal string",
     *SOURCE_ARGS,
     *RULE_ARGS,
-    arg("--open", action="store_true", help="show every card: the full deal, face-down cards and stock included"),
-    arg("--string", action="store_true", help="print only the deal string (28 tableau | waste | stock)"),
+    arg("--open", action="store_true", help="show every card: face-down cards and the stock in draw order"),
+    arg(
+        "--string",
+        action="store_true",
+        help="print only the deal string (TriPeaks 28 tableau | waste | stock; Forty Thieves 10 columns | stock)",
+    ),
     epilog=DEAL_EPILOG,
 )
 def cmd_deal(args: argparse.Namespace) -> int:
@@ -283,8 +363,6 @@ def cmd_deal(args: argparse.Namespace) -> int:
     if args.string:
         print(deal)
         return 0
-    if isinstance(deal, FortyThievesDeal):
-        raise _not_yet_ft()
     print(deal_text(deal, letter, full=args.open, source=_source_text_for_note(args)), end="")
     return 0
 
@@ -294,15 +372,21 @@ def _source_text_for_note(args: argparse.Namespace) -> str | None:
     return code.strip() if code is not None and "|" not in code else None
 
 
-def deal_text(deal: TriPeaksDeal, letter: str, *, full: bool = False, source: str | None = None) -> str:
-    """What ``deal`` prints for a TriPeaks deal: code, rules and the board (or the full deal)."""
-    lines = []
+def _code_lines(deal: Deal, game: str, source: str | None) -> list[str]:
+    """The first lines of ``deal``'s output: the code (and what was read, if it differs) and the game."""
     if deal.code is not None:
         note = f"  (read from {source!r})" if source is not None and source != str(deal.code) else ""
-        lines.append(f"code:   {deal.code}{note}")
+        code_line = f"code:   {deal.code}{note}"
     else:
-        lines.append("code:   none (a deal string)")
-    lines.append("game:   TriPeaks")
+        code_line = "code:   none (a deal string)"
+    return [code_line, f"game:   {GAME_NAMES[game]}"]
+
+
+def deal_text(deal: Deal, letter: str, *, full: bool = False, source: str | None = None) -> str:
+    """What ``deal`` prints: code, game, rules and the board (or the full deal)."""
+    if isinstance(deal, FortyThievesDeal):
+        return ft_deal_text(deal, full=full, source=source)
+    lines = _code_lines(deal, "TP", source)
     lines.append(f"rules:  {RULE_NAMES[letter]}")
     if deal.jokers:
         lines.append(f"jokers: {deal.jokers} in the stock")
@@ -324,31 +408,80 @@ def deal_text(deal: TriPeaksDeal, letter: str, *, full: bool = False, source: st
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+#: Stock cards per line in ``deal --open`` for Forty Thieves.
+FT_STOCK_PER_LINE = 16
+
+
+def ft_deal_text(deal: FortyThievesDeal, *, full: bool = False, source: str | None = None) -> str:
+    """What ``deal`` prints for a Forty Thieves deal: code, game, rules and the opening board
+    (all 10 columns face up, stock count, empty waste and foundations); with ``full``, the
+    stock in draw order too, labelled as hidden information."""
+    lines = _code_lines(deal, "FT", source)
+    lines.append("rules:  N, the app's (seed 004): 2 decks, 10 columns of 4 face up, a 64-card stock drawn once")
+    board = fortythieves_ansi(FortyThievesGame(deal).public_view()).rstrip("\n").split("\n")
+    counters = max(i for i, line in enumerate(board) if not line.strip())  # the blank line before the counters
+    lines += ["", "board at the start, as the player sees it:", "", *board[:counters]]
+    if full:
+        lines += [
+            "",
+            f"HIDDEN: the stock, face down, in draw order ({len(deal.stock)} cards; not what the player sees):",
+        ]
+        for i in range(0, len(deal.stock), FT_STOCK_PER_LINE):
+            part = deal.stock[i : i + FT_STOCK_PER_LINE]
+            cards = " ".join(symbol(card_text(c)) for c in part)
+            lines.append(f"  {i + 1:>2}-{i + len(part):<2}  {cards}")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
 # --------------------------------------------------------------------------- play
 
 PLAY_EPILOG = """\
-keys (seed 001): arrows move between the removable cards, Enter or Space removes the card
+TriPeaks keys (seed 001): arrows move between the removable cards, Enter or Space removes the card
 under the cursor (or type its slot number 0-27 and Enter), D draw, U undo, H hint,
 N new deal, R restart the same deal, Esc close the message, ? help, Q quit.
+
+Forty Thieves keys (seed 004): left/right move the cursor over columns 1-10, the waste and the
+foundations; Enter is the app's double click on the cursor's card, Space its tap; or type a
+source (1-9, 0 = column 10, w waste, f then 1-8 a foundation) then a destination (a column key,
+or f the foundations): 3 5, w f, 3 f, f2 7.  D, U, N, R, Esc, ?, Q as in TriPeaks.
+
+The game: a code's or a deal string's own; with no deal given, --game (default tp).
 When stdin is not a terminal, key names are read one or more a line (d, enter, left, u,
-a slot number, q ...) and the screen is printed after each line, up to the end of input.
+a slot number; for Forty Thieves one move a line: 3 5, w f, f2 7 ...) and the screen is
+printed after each line, up to the end of input.
 
 examples:
-  solitaire-env play                       a random deal
+  solitaire-env play                       a random TriPeaks deal
+  solitaire-env play --game ft             a random Forty Thieves deal
   solitaire-env play TP1-C-AAAAAAB --draw when_stuck --scoring classic
+  solitaire-env play FT1-N-AAAAAAB --foundation-return off
   printf 'd\\nright\\nenter\\nu\\n' | solitaire-env play TP1-E-AAAAAAB
+  printf '2 f\\nd\\nw 4\\nu\\n' | solitaire-env play FT1-N-AAAAAAB
 """
 
 
 @verb(
     "play",
-    "play TriPeaks in the terminal",
+    "play TriPeaks or Forty Thieves in the terminal",
     *SOURCE_ARGS,
     *RULE_ARGS,
-    arg("--draw", choices=("anytime", "when_stuck"), default="anytime", help="when drawing is allowed"),
-    arg("--faces", choices=("standard", "open"), default="standard", help="open: all 28 cards face up"),
-    arg("--waste-start", choices=("card", "empty"), default="card", help="empty: the stock has 24, any first play"),
-    arg("--scoring", choices=("app", "classic", "streak"), default="app", help="scoring preset"),
+    arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)"),
+    arg("--faces", choices=("standard", "open"), help="TriPeaks: open: all 28 cards face up (default standard)"),
+    arg(
+        "--waste-start",
+        choices=("card", "empty"),
+        help="TriPeaks: empty: the stock has 24, any first play (default card)",
+    ),
+    arg(
+        "--scoring",
+        choices=("app", "classic", "streak"),
+        help="scoring preset (default app; Forty Thieves has app only)",
+    ),
+    arg(
+        "--foundation-return",
+        choices=("on", "off"),
+        help="Forty Thieves: whether a foundation's top card may go back to a column (default on, as in the app)",
+    ),
     arg("--lines", action="store_true", help="read key names line by line even on a terminal"),
     epilog=PLAY_EPILOG,
 )
@@ -359,10 +492,17 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CLIError("play reads its keys from stdin: give the deal with --file PATH, not --file -")
     rng = np.random.default_rng(args.seed)
     deal, letter = load_deal(args, rng)
+    session: play.Session
     if isinstance(deal, FortyThievesDeal):
-        raise _not_yet_ft()
-    rules = TriPeaksRules(
-        wrap=letter == "E", draw=args.draw, faces=args.faces, waste_start=args.waste_start, jokers=deal.jokers
-    )
-    session = play.PlaySession(deal, rules, args.scoring, rng=rng)
+        ft_rules = FortyThievesRules(foundation_return=args.foundation_return != "off")
+        session = play.FortyThievesSession(deal, ft_rules, rng=rng)
+    else:
+        rules = TriPeaksRules(
+            wrap=letter == "E",
+            draw=args.draw or "anytime",
+            faces=args.faces or "standard",
+            waste_start=args.waste_start or "card",
+            jokers=deal.jokers,
+        )
+        session = play.PlaySession(deal, rules, args.scoring or "app", rng=rng)
     return play.run(session, lines=args.lines)

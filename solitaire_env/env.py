@@ -58,10 +58,10 @@ MASK_CACHE_SIZE = 4096
 
 
 def _mask_tables(n: int) -> tuple[np.ndarray, ...]:
-    """Lookup tables turning an n-bit action mask into an int8 array, 15 bits at a time."""
+    """Lookup tables turning a mask of up to 30 bits into an int8 array, 15 bits at a time."""
     tables = []
-    for lo in range(0, n, MASK_CHUNK):
-        width = min(MASK_CHUNK, n - lo)
+    for lo in range(0, 2 * MASK_CHUNK, MASK_CHUNK):
+        width = max(0, min(MASK_CHUNK, n - lo))
         tables.append(((np.arange(1 << width)[:, None] >> np.arange(width)) & 1).astype(np.int8))
     return tuple(tables)
 
@@ -105,7 +105,9 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
             illegal_penalty = self.DEFAULT_PENALTY[reward] if isinstance(reward, str) else -0.1
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
-        self._tables = _mask_tables(num_actions)
+        #: up to 30 actions: cached lookups; more: unpack the mask's bytes
+        self._mask_bytes = 0 if num_actions <= 2 * MASK_CHUNK else (num_actions + 7) // 8
+        self._tables = _mask_tables(num_actions) if not self._mask_bytes else ()
         self._mask_cache: dict[int, np.ndarray] = {}
         self.game: Any = None
         self.deal_name = ""
@@ -131,19 +133,17 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
     # ------------------------------------------------------------------ helpers
 
     def _mask_array(self, bits: int) -> np.ndarray:
+        """The int8 array of an action bit mask (a new array each call)."""
+        if self._mask_bytes:  # a large action space: unpack the bytes of the mask
+            raw = np.frombuffer(bits.to_bytes(self._mask_bytes, "little"), np.uint8)
+            return np.unpackbits(raw, bitorder="little", count=self.num_actions).view(np.int8)
         cached = self._mask_cache.get(bits)
-        if cached is not None:
-            return cached.copy()
-        if len(self._mask_cache) >= MASK_CACHE_SIZE:
-            self._mask_cache.clear()
-        self._mask_cache[bits] = mask = self._mask_from_tables(bits)
-        return mask.copy()
-
-    def _mask_from_tables(self, bits: int) -> np.ndarray:
-        tables = self._tables
-        if len(tables) == 2:
-            return np.concatenate((tables[0][bits & 0x7FFF], tables[1][bits >> MASK_CHUNK]))
-        return np.concatenate([t[(bits >> (MASK_CHUNK * i)) & 0x7FFF] for i, t in enumerate(tables)])
+        if cached is None:
+            if len(self._mask_cache) >= MASK_CACHE_SIZE:
+                self._mask_cache.clear()
+            tables = self._tables
+            cached = self._mask_cache[bits] = np.concatenate((tables[0][bits & 0x7FFF], tables[1][bits >> MASK_CHUNK]))
+        return cached.copy()
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = self.game.counters()

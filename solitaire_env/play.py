@@ -1,13 +1,21 @@
-"""Terminal play of TriPeaks: a pure, testable :class:`PlaySession` and two front ends.
+"""Terminal play of TriPeaks and Forty Thieves: pure, testable sessions and two front ends.
 
-:class:`PlaySession` holds a :class:`~solitaire_env.tripeaks.game.TriPeaksGame`, a cursor
-over the cards that can be removed now, a pending slot number typed with digits and a
-status message.  ``handle(key)`` applies one key (a key *name*: ``"d"``, ``"left"``,
-``"enter"``, ``"7"`` ...) and returns ``False`` when the player quits; ``screen()``
-draws the board (the game's public view through :func:`~solitaire_env.render.tripeaks_ansi`),
-the cursor, the deal code and the message.  Keys follow seed 001: U undo, H hint,
-N new deal, D draw, arrows move between removable cards, Enter or Space removes the card
-under the cursor, Esc closes the message; R restarts the same deal and Q quits.
+A session holds a game, a cursor, a pending key sequence and a status message.
+``handle(key)`` applies one key (a key *name*: ``"d"``, ``"left"``, ``"enter"``, ``"7"`` ...)
+and returns ``False`` when the player quits; ``screen()`` draws the board (the game's public
+view through :mod:`solitaire_env.render`), the cursor, the deal code and the message.
+:class:`Session` is what both games share: the key loop (U undo, N new deal, R restart,
+D draw, H hint, Esc close, ? help, Q quit), the status line, the end-of-game exits, the
+screen's frame and the summary; each game adds its cursor, its board and its own keys.
+
+* :class:`PlaySession` (TriPeaks, seed 001's keys): arrows move between the cards that can
+  be removed now, Enter or Space removes the card under the cursor, or a slot number then
+  Enter.
+* :class:`FortyThievesSession` (seed 004's conveniences): ← → move a cursor over the
+  sources (columns 1-10, the waste, the foundations when cards may come back from them),
+  Enter is the app's double click on the cursor's card and Space its tap; typed moves name
+  a source (``1``-``9``, ``0`` = column 10, ``w`` waste, ``f`` and 1-8 a foundation) then a
+  destination (a column key, or ``f`` the foundations): ``3 5``, ``w f``, ``f2 7``.
 
 Front ends: :func:`run_tty` reads single keys from a terminal (cbreak mode, arrow escape
 sequences decoded) and redraws the screen after each; :func:`run_lines` reads key names,
@@ -18,32 +26,62 @@ after each line.  :func:`run` picks one.
 from __future__ import annotations
 
 import os
+import re
 import select
 import signal
 import sys
 from collections.abc import Iterable, Iterator
 from types import FrameType
-from typing import IO, Any
+from typing import IO, Any, ClassVar
 
 import numpy as np
 
-from solitaire_env.deals import TriPeaksDeal, random_code
-from solitaire_env.render import symbol, tripeaks_ansi, tripeaks_columns
+from solitaire_env.cards import card_text
+from solitaire_env.deals import Deal, DealCode, FortyThievesDeal, TriPeaksDeal, random_code
+from solitaire_env.fortythieves import game as ft_game
+from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
+from solitaire_env.fortythieves.rules import (
+    FIRST_FOUNDATION_SRC,
+    FOUNDATION,
+    NUM_COLUMNS,
+    NUM_DESTS,
+    NUM_FOUNDATIONS,
+    TOTAL_CARDS,
+    WASTE,
+    FortyThievesRules,
+    FortyThievesScoring,
+)
+from solitaire_env.fortythieves.rules import get_scoring as ft_get_scoring
+from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, tripeaks_columns
 from solitaire_env.tripeaks.game import REASONS, TriPeaksGame
 from solitaire_env.tripeaks.rules import DRAW, NUM_SLOTS, ROW_OF, TriPeaksRules
 from solitaire_env.tripeaks.scoring import Scoring, get_scoring
 
-#: One-line key summary shown under the board.
+#: One-line key summary shown under the TriPeaks board.
 KEYS_LINE = "keys: ←→↑↓ move  Enter/Space remove  D draw  U undo  H hint  N new deal  R restart  Esc close  Q quit"
-#: The longer help shown by ``?``.
+#: The longer TriPeaks help shown by ``?``.
 HELP_TEXT = (
     "←/→ next removable card left/right, ↑/↓ one up/down a row; Enter or Space removes it; "
     "or type a slot number (0-27, 28 = draw) and Enter; D draw, U undo, H hint, N new deal, "
     "R restart this deal, Esc close, Q quit"
 )
-#: Every key name :meth:`PlaySession.handle` understands (after :func:`normalize_key`).
+#: One-line key summary shown under the Forty Thieves board.
+FT_KEYS_LINE = (
+    "keys: ←→ cursor  Enter double-click  Space tap  3 5 · w f · f2 7 move  D draw  U undo  N new  R restart  ? help"
+    "  Q quit"
+)
+#: The longer Forty Thieves help shown by ``?``.
+FT_HELP_TEXT = (
+    "←/→ move the cursor over columns 1-10, the waste and the foundations; Enter = double click "
+    "(to a foundation, else the longest column that takes it, else an empty one); Space = tap "
+    "(to a foundation; the waste card also to a column); or type a source (1-9, 0 = column 10, "
+    "w waste, f1-f8 a foundation) then a destination (1-9, 0, f = foundation): 3 5, w f, f2 7; "
+    "Backspace/Esc cancel; D draw, U undo, N new deal, R restart this deal, Q quit"
+)
+#: Every key name a session understands (after :func:`normalize_key`).
 KEY_NAMES = frozenset(
-    {"u", "h", "n", "d", "r", "q", "?", "left", "right", "up", "down", "enter", "space", "esc", "backspace"}
+    {"u", "h", "n", "d", "r", "q", "?", "left", "right", "up", "down", "enter", "space", "esc", "backspace", "w", "f"}
     | set("0123456789")
 )
 _ALIASES = {
@@ -61,6 +99,8 @@ _ALIASES = {
     "draw": "d",
     "restart": "r",
     "help": "?",
+    "waste": "w",
+    "foundation": "f",
 }
 _COLS = tripeaks_columns()
 
@@ -71,7 +111,7 @@ def _hint_text(game: TriPeaksGame) -> str:
 
 
 def normalize_key(key: str) -> str:
-    """A key name as :meth:`PlaySession.handle` reads it: lower case, aliases resolved."""
+    """A key name as :meth:`Session.handle` reads it: lower case, aliases resolved."""
     if key in _ALIASES:
         return _ALIASES[key]
     name = key.strip().lower()
@@ -93,12 +133,215 @@ def rules_text(rules: TriPeaksRules, scoring: Scoring) -> str:
     return ", ".join(parts)
 
 
-class PlaySession:
-    """One terminal play session: the game, a cursor over removable cards, a message line.
+def ft_rules_text(rules: FortyThievesRules, scoring: FortyThievesScoring) -> str:
+    """The Forty Thieves rule options in words."""
+    back = "cards may come back from the foundations" if rules.foundation_return else "no foundation return"
+    parts = [back]
+    if rules.undo_limit is not None:
+        parts.append(f"undo limit {rules.undo_limit}")
+    parts.append(f"{scoring.name} scoring")
+    return ", ".join(parts)
+
+
+def _bracket(line: str, x: int) -> str:
+    """``line`` with the two-character card at text column ``x`` in brackets: ``[6♠]``."""
+    line = line.ljust(x + 3)
+    return (line[: x - 1] + "[" + line[x : x + 2] + "]" + line[x + 3 :]).rstrip()
+
+
+# ---------------------------------------------------------------------- the shared session
+
+
+class Session:
+    """What the TriPeaks and Forty Thieves sessions share.
+
+    The key loop (:meth:`handle`: a game's own keys first, then U undo, N new deal,
+    R restart, D draw, H hint, Esc close, ? help, Q quit), the status message, the
+    end-of-game exits, the screen's frame and the summary line.  A game's session sets the
+    class constants and fills in the hooks (``_new_game``, ``_random_deal``, ``_game_key``,
+    ``_fix_cursor``, ``_describe``, ``_played``, ``board``, ``cursor_line``, ``rules_line``,
+    ``progress_text``, ``line_keys``).
+    """
+
+    #: Title at the top of the screen.
+    TITLE: ClassVar[str] = ""
+    #: The draw action of the game.
+    DRAW: ClassVar[int] = -1
+    #: The game's reason messages of illegal moves.
+    REASONS: ClassVar[dict[str, str]] = {}
+    KEYS_LINE: ClassVar[str] = ""
+    HELP_TEXT: ClassVar[str] = ""
+
+    game: Any
+
+    def __init__(self, deal: Deal, rng: np.random.Generator | None = None) -> None:
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.message = ""
+        self.pending = ""
+        self.running = True
+        self.cursor: int | None = None
+        self._start(deal)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def deal_name(self) -> str:
+        """The deal code, or the deal string for a deal written card by card."""
+        name: str = self.game.deal.name
+        return name
+
+    @property
+    def header_name(self) -> str:
+        """The deal code, or ``deal string (no code)`` (the summary line gives the whole string)."""
+        return str(self.game.deal.code) if self.game.deal.code is not None else "deal string (no code)"
+
+    def _start(self, deal: Deal) -> None:
+        self.game = self._new_game(deal)
+        self.cursor = None
+        self.pending = ""
+        self._fix_cursor()
+
+    # ------------------------------------------------------------------ hooks
+
+    def _new_game(self, deal: Any) -> Any:
+        raise NotImplementedError
+
+    def _random_deal(self) -> tuple[Deal, DealCode]:
+        """A new random deal for key N, drawn from ``self.rng``, and its code."""
+        raise NotImplementedError
+
+    def _game_key(self, key: str) -> bool:
+        """Apply a key of the game's own (cursor, selection); ``False`` if it is not one."""
+        return False
+
+    def _fix_cursor(self) -> None:
+        """Put the cursor back on a card it can be on after the position changed."""
+
+    def _describe(self, action: int) -> str:
+        """The action in words, before it is played: ``"draw"``, ``"remove 6♠ (slot 18)"``."""
+        raise NotImplementedError
+
+    def _played(self, action: int, what: str) -> str:
+        """The status message after ``action`` (described as ``what``) was played."""
+        raise NotImplementedError
+
+    def _hint(self) -> str:
+        return "hint: not available"
+
+    def board(self) -> str:
+        """The board with the cursor drawn on it."""
+        raise NotImplementedError
+
+    def cursor_line(self) -> str | None:
+        """The line under the board naming the cursor's card, or ``None``."""
+        return None
+
+    def rules_line(self) -> str:
+        raise NotImplementedError
+
+    def progress_text(self) -> str:
+        """Progress for the summary: ``"cleared 3/28"``."""
+        raise NotImplementedError
+
+    def line_keys(self, line: str) -> list[str]:
+        """Key names in one line of :func:`run_lines` input."""
+        return line.split()
+
+    # ------------------------------------------------------------------ keys
+
+    def handle(self, key: str) -> bool:
+        """Apply one key; ``False`` when the player quits (``q``), else ``True``."""
+        key = normalize_key(key)
+        if self._game_key(key):
+            return True
+        self.pending = ""
+        if key == "d":
+            self._play(self.DRAW)
+        elif key == "u":
+            if self.game.undo():
+                self.message = "undid the last move"
+                self._fix_cursor()
+            else:
+                self.message = "nothing to undo"
+        elif key == "h":
+            self.message = self._hint()
+        elif key == "n":
+            deal, code = self._random_deal()
+            self._start(deal)
+            self.message = f"new deal {code}"
+        elif key == "r":
+            self._start(self.game.deal)
+            self.message = "restarted the same deal"
+        elif key == "esc":
+            self.message = ""
+        elif key == "?":
+            self.message = self.HELP_TEXT
+        elif key == "q":
+            self.running = False
+            return False
+        else:
+            self.message = f"unknown key {key!r}; press ? for help"
+        return True
+
+    def _play(self, action: int) -> bool:
+        """Play ``action``: the status message says what happened, or the game's reason why not."""
+        what = self._describe(action)
+        reason = self.game.try_play(action)
+        if reason is not None:
+            self.message = f"can't {what}: {self.REASONS[reason]}"
+            return False
+        self.message = self._played(action, what)
+        self._fix_cursor()
+        return True
+
+    # ------------------------------------------------------------------ drawing
+
+    def end_line(self) -> str | None:
+        """The exits offered at the end of a game, or ``None`` while it goes on."""
+        if self.game.won:
+            return "  exits: N new deal · R replay same deal · U undo · Q quit"
+        if self.game.over:
+            return "  exits: U undo the last move · R replay same deal · N new deal · Q quit"
+        return None
+
+    def screen(self) -> str:
+        """Everything the player sees: header with the deal code, board, cursor, exits, message, keys."""
+        out = [f"{self.TITLE}  {self.header_name}", f"  {self.rules_line()}", ""]
+        out.append(self.board().rstrip("\n"))
+        cursor = self.cursor_line()
+        if cursor:
+            out.append(cursor)
+        end = self.end_line()
+        if end:
+            out.append(end)
+        out.append(f"  > {self.message}" if self.message else "  >")
+        out.append(f"  {self.KEYS_LINE}")
+        return "\n".join(out) + "\n"
+
+    def summary(self) -> str:
+        """One line for the end of the session."""
+        g = self.game
+        state = "won" if g.won else "no more moves" if g.over else "unfinished"
+        return f"{self.deal_name}: {state}, {self.progress_text()}, score {g.score}, moves {g.moves}\n"
+
+
+# ---------------------------------------------------------------------- TriPeaks
+
+
+class PlaySession(Session):
+    """One TriPeaks play session: the game, a cursor over removable cards, a message line.
 
     ``deal`` is played under ``rules`` (for a deal from a code, pass rules whose ``wrap``
     matches the code's rule letter).  ``rng`` draws the codes of new deals (key ``n``).
     """
+
+    TITLE = "TriPeaks"
+    DRAW = DRAW
+    REASONS = REASONS
+    KEYS_LINE = KEYS_LINE
+    HELP_TEXT = HELP_TEXT
+
+    game: TriPeaksGame
 
     def __init__(
         self,
@@ -109,20 +352,14 @@ class PlaySession:
     ) -> None:
         self.rules = rules if rules is not None else TriPeaksRules()
         self.scoring = get_scoring(scoring)
-        self.rng = rng if rng is not None else np.random.default_rng()
-        self.message = ""
-        self.pending = ""
-        self.running = True
-        self.cursor: int | None = None
-        self.game = TriPeaksGame(deal, self.rules, self.scoring)
-        self._fix_cursor()
+        super().__init__(deal, rng)
 
-    # ------------------------------------------------------------------ state
+    def _new_game(self, deal: TriPeaksDeal) -> TriPeaksGame:
+        return TriPeaksGame(deal, self.rules, self.scoring)
 
-    @property
-    def deal_name(self) -> str:
-        """The deal code, or the deal string for a deal written card by card."""
-        return self.game.deal.name
+    def _random_deal(self) -> tuple[TriPeaksDeal, DealCode]:
+        code = random_code("TP", self.rules.rule_letter, self.rng)
+        return TriPeaksDeal.from_seed(code.seed, jokers=self.rules.jokers, rule=code.rule), code
 
     def removable_slots(self) -> list[int]:
         """Slots whose card can be removed now, in screen order (left to right, then top down)."""
@@ -146,17 +383,9 @@ class PlaySession:
         """What the player sees of a slot, with the suit symbol (a back if face down)."""
         return symbol(self.game.public_view()["tableau"][slot])
 
-    def _start(self, deal: TriPeaksDeal) -> None:
-        self.game = TriPeaksGame(deal, self.rules, self.scoring)
-        self.cursor = None
-        self.pending = ""
-        self._fix_cursor()
-
     # ------------------------------------------------------------------ keys
 
-    def handle(self, key: str) -> bool:
-        """Apply one key; ``False`` when the player quits (``q``), else ``True``."""
-        key = normalize_key(key)
+    def _game_key(self, key: str) -> bool:
         if key.isdigit() and len(key) == 1:
             self.pending = (self.pending + key)[-2:]
             self.message = f"slot {self.pending}_  (Enter removes it, Esc cancels)"
@@ -165,8 +394,8 @@ class PlaySession:
             self.pending = self.pending[:-1]
             self.message = f"slot {self.pending}_  (Enter removes it, Esc cancels)" if self.pending else ""
             return True
-        pending, self.pending = self.pending, ""
         if key in ("enter", "space"):
+            pending, self.pending = self.pending, ""
             if pending:
                 self._play_slot_number(int(pending))
             elif self.cursor is not None:
@@ -175,35 +404,15 @@ class PlaySession:
                 self.message = REASONS["game_over"]
             else:
                 self.message = "no card can be removed now: press D to draw"
-        elif key in ("left", "right", "up", "down"):
+            return True
+        if key in ("left", "right", "up", "down"):
+            self.pending = ""
             self._move(key)
-        elif key == "d":
-            self._play(DRAW)
-        elif key == "u":
-            if self.game.undo():
-                self.message = "undid the last move"
-                self._fix_cursor()
-            else:
-                self.message = "nothing to undo"
-        elif key == "h":
-            self.message = _hint_text(self.game)
-        elif key == "n":
-            code = random_code("TP", self.rules.rule_letter, self.rng)
-            self._start(TriPeaksDeal.from_seed(code.seed, jokers=self.rules.jokers, rule=code.rule))
-            self.message = f"new deal {code}"
-        elif key == "r":
-            self._start(self.game.deal)
-            self.message = "restarted the same deal"
-        elif key == "esc":
-            self.message = ""
-        elif key == "?":
-            self.message = HELP_TEXT
-        elif key == "q":
-            self.running = False
-            return False
-        else:
-            self.message = f"unknown key {key!r}; press ? for help"
-        return True
+            return True
+        return False
+
+    def _hint(self) -> str:
+        return _hint_text(self.game)
 
     def _play_slot_number(self, number: int) -> None:
         if number > DRAW:
@@ -213,22 +422,17 @@ class PlaySession:
             self.cursor = number if number in self.removable_slots() else self.cursor
         self._play(number)
 
-    def _play(self, action: int) -> None:
+    def _describe(self, action: int) -> str:
         if action == DRAW:
-            what = "draw"
-        else:
-            view = self.game.public_view()["tableau"][action]
-            what = f"remove slot {action}" if view in (None, "??") else f"remove {symbol(view)} (slot {action})"
-        reason = self.game.try_play(action)
-        if reason is not None:
-            self.message = f"can't {what}: {REASONS[reason]}"
-            return
+            return "draw"
+        view = self.game.public_view()["tableau"][action]
+        return f"remove slot {action}" if view in (None, "??") else f"remove {symbol(view)} (slot {action})"
+
+    def _played(self, action: int, what: str) -> str:
         game = self.game
         if action == DRAW:
-            self.message = f"drew {symbol(game.public_view()['waste'])}, {game.stock_count} left in the stock"
-        else:
-            self.message = f"{what.replace('remove', 'removed', 1)}, chain {game.chain}"
-        self._fix_cursor()
+            return f"drew {symbol(game.public_view()['waste'])}, {game.stock_count} left in the stock"
+        return f"{what.replace('remove', 'removed', 1)}, chain {game.chain}"
 
     def _move(self, key: str) -> None:
         slots = self.removable_slots()
@@ -255,46 +459,286 @@ class PlaySession:
         """The ansi board with the cursor's card in brackets: ``[6♠]``."""
         lines = tripeaks_ansi(self.game.public_view()).split("\n")
         if self.cursor is not None:
-            row, col = ROW_OF[self.cursor], _COLS[self.cursor]
-            line = lines[row].ljust(col + 3)
-            lines[row] = (line[: col - 1] + "[" + line[col : col + 2] + "]" + line[col + 3 :]).rstrip()
+            row = ROW_OF[self.cursor]
+            lines[row] = _bracket(lines[row], _COLS[self.cursor])
         return "\n".join(lines)
 
-    def end_line(self) -> str | None:
-        """The exits offered at the end of a game, or ``None`` while it goes on."""
-        if self.game.won:
-            return "  exits: N new deal · R replay same deal · U undo · Q quit"
-        if self.game.over:
-            return "  exits: U undo the last move · R replay same deal · N new deal · Q quit"
+    def cursor_line(self) -> str | None:
+        if self.cursor is not None:
+            return f"  cursor: {self._card(self.cursor)} (slot {self.cursor}): Enter or Space removes it"
+        if not self.game.over:
+            return "  cursor: none, no card can be removed: D draws"
         return None
 
-    def screen(self) -> str:
-        """Everything the player sees: header with the deal code, board, cursor, exits, message, keys."""
-        out = [f"TriPeaks  {self.deal_name}", f"  {rules_text(self.rules, self.scoring)}", ""]
-        out.append(self.board().rstrip("\n"))
-        if self.cursor is not None:
-            out.append(f"  cursor: {self._card(self.cursor)} (slot {self.cursor}): Enter or Space removes it")
-        elif not self.game.over:
-            out.append("  cursor: none, no card can be removed: D draws")
-        end = self.end_line()
-        if end:
-            out.append(end)
-        out.append(f"  > {self.message}" if self.message else "  >")
-        out.append(f"  {KEYS_LINE}")
-        return "\n".join(out) + "\n"
+    def rules_line(self) -> str:
+        return rules_text(self.rules, self.scoring)
 
-    def summary(self) -> str:
-        """One line for the end of the session."""
-        g = self.game
-        state = "won" if g.won else "no more moves" if g.over else "unfinished"
-        return f"{self.deal_name}: {state}, cleared {g.cleared}/28, score {g.score}, moves {g.moves}\n"
+    def progress_text(self) -> str:
+        return f"cleared {self.game.cleared}/28"
+
+    def line_keys(self, line: str) -> list[str]:
+        return line_keys(line)
+
+
+# ---------------------------------------------------------------------- Forty Thieves
+
+#: Sources in cursor order: columns 0-9, the waste, foundations 11-18.
+FT_SOURCES = tuple(range(FIRST_FOUNDATION_SRC + NUM_FOUNDATIONS))
+
+
+def ft_place(src: int) -> str:
+    """A source in words: ``"column 3"``, ``"the waste"``, ``"foundation 2"``."""
+    if src < NUM_COLUMNS:
+        return f"column {src + 1}"
+    if src == WASTE:
+        return "the waste"
+    return f"foundation {src - FIRST_FOUNDATION_SRC + 1}"
+
+
+def _ft_dest(dst: int) -> str:
+    return "the foundations" if dst == FOUNDATION else f"column {dst + 1}"
+
+
+class FortyThievesSession(Session):
+    """One Forty Thieves play session (seed 004): a cursor over the sources, the app's double
+    click (Enter) and tap (Space), and typed moves: a source key then a destination key.
+
+    Source keys: ``1``-``9`` and ``0`` (column 10), ``w`` (the waste), ``f`` then ``1``-``8``
+    (a foundation).  Destination keys: a column key or ``f`` (the foundations).  A source key
+    selects that source (and puts the cursor on its card); Enter or Space then acts on it.
+    ``rng`` draws the codes of new deals (key ``n``).
+    """
+
+    TITLE = "Forty Thieves"
+    DRAW = FT_DRAW
+    REASONS = ft_game.REASONS
+    KEYS_LINE = FT_KEYS_LINE
+    HELP_TEXT = FT_HELP_TEXT
+
+    game: FortyThievesGame
+
+    def __init__(
+        self,
+        deal: FortyThievesDeal,
+        rules: FortyThievesRules | None = None,
+        scoring: str | FortyThievesScoring = "app",
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else FortyThievesRules()
+        self.scoring = ft_get_scoring(scoring)
+        super().__init__(deal, rng)
+
+    def _new_game(self, deal: FortyThievesDeal) -> FortyThievesGame:
+        return FortyThievesGame(deal, self.rules, self.scoring)
+
+    def _random_deal(self) -> tuple[FortyThievesDeal, DealCode]:
+        code = random_code("FT", "N", self.rng)
+        return FortyThievesDeal.from_seed(code.seed), code
+
+    # ------------------------------------------------------------------ cursor
+
+    def cursor_sources(self) -> list[int]:
+        """Sources the cursor visits, in screen order: columns with a card, the waste if it has
+        one, then (when cards may come back from them) the foundations with a card."""
+        game = self.game
+        if game.won:
+            return []
+        last = FIRST_FOUNDATION_SRC + NUM_FOUNDATIONS if self.rules.foundation_return else FIRST_FOUNDATION_SRC
+        return [s for s in range(last) if game.source_card(s) is not None]
+
+    def _fix_cursor(self) -> None:
+        """Keep the cursor on its source if it still has a card, else move it to the nearest one."""
+        sources = self.cursor_sources()
+        if not sources:
+            self.cursor = None
+        elif self.cursor not in sources:
+            c0 = self.cursor if self.cursor is not None else 0
+            self.cursor = min(sources, key=lambda s: (abs(s - c0), s))
+
+    def _card(self, src: int) -> str:
+        card = self.game.source_card(src)
+        return symbol(card_text(card)) if card is not None else "--"
+
+    # ------------------------------------------------------------------ keys
+
+    def _pending_src(self) -> int | None:
+        """The source the typed keys have selected, or ``None`` (nothing, or ``f`` without its number)."""
+        p = self.pending
+        if p.isdigit():
+            return (int(p) - 1) % 10
+        if p == "w":
+            return WASTE
+        if len(p) == 2 and p[0] == "f":
+            return FIRST_FOUNDATION_SRC + int(p[1]) - 1
+        return None
+
+    def _select(self, pending: str) -> None:
+        self.pending = pending
+        src = self._pending_src()
+        if src is None:
+            self.message = "from foundation f_: type its number 1-8 (Esc cancels)"
+            return
+        if src in self.cursor_sources():
+            self.cursor = src
+        self.message = (
+            f"move from {ft_place(src)} ({self._card(src)}) to _: a column 1-9, 0 = 10, or f the foundations; "
+            "Enter double-clicks, Space taps, Esc cancels"
+        )
+
+    def _game_key(self, key: str) -> bool:
+        pending = self.pending
+        src = self._pending_src()
+        if len(key) == 1 and key.isdigit():
+            if pending == "f":
+                if key in "12345678":
+                    self._select("f" + key)
+                else:
+                    self.message = "foundations are numbered 1-8 (Esc cancels)"
+            elif src is not None:
+                self.pending = ""
+                self._play(src * NUM_DESTS + (int(key) - 1) % 10)
+            else:
+                self._select(key)
+            return True
+        if key == "f":
+            if src is not None:
+                self.pending = ""
+                self._play(src * NUM_DESTS + FOUNDATION)
+            elif pending == "f":
+                self.message = "from foundation f_: type its number 1-8 (Esc cancels)"
+            else:
+                self._select("f")
+            return True
+        if key == "w":
+            self._select("w")
+            return True
+        if key == "backspace":
+            if len(pending) == 2:
+                self._select(pending[0])
+            else:
+                self.pending = ""
+                self.message = ""
+            return True
+        if key in ("enter", "space"):
+            self.pending = ""
+            if pending == "f":
+                self.message = "type the foundation's number 1-8, then where it goes"
+                return True
+            target = src if src is not None else self.cursor
+            self._convenience(target, double=key == "enter")
+            return True
+        if key in ("left", "right"):
+            self.pending = ""
+            sources = self.cursor_sources()
+            if self.cursor is None or not sources:
+                self.message = "no card to move" + ("" if self.game.over else ": press D to draw")
+            else:
+                i = sources.index(self.cursor)
+                self.cursor = sources[(i + (1 if key == "right" else -1)) % len(sources)]
+            return True
+        if key in ("up", "down"):
+            self.pending = ""
+            self.message = "← → move the cursor (columns 1-10, the waste, the foundations)"
+            return True
+        return False
+
+    def _convenience(self, src: int | None, *, double: bool) -> None:
+        """The app's double click (``double``) or tap on the top card of ``src``."""
+        name = "double click" if double else "tap"
+        if self.game.won:
+            self.message = self.REASONS["game_over"]
+            return
+        if src is None:
+            self.message = "no card to move" + ("" if self.game.over else ": press D to draw")
+            return
+        if self.game.source_card(src) is None:
+            self.message = f"can't {name} {ft_place(src)}: {self.REASONS['nothing_to_move']}"
+            return
+        action = self.game.double_click_action(src) if double else self.game.tap_action(src)
+        if action is None:
+            self.message = f"{name}: {self._card(src)} on {ft_place(src)} {self._nowhere(src, double)}"
+            return
+        self._play(action)
+
+    def _nowhere(self, src: int, double: bool) -> str:
+        if src >= FIRST_FOUNDATION_SRC and not self.rules.foundation_return:
+            return f"stays: {self.REASONS['return_not_allowed']}"
+        if double:
+            return "has nowhere to go: no foundation or column takes it"
+        if src == WASTE:
+            return "has nowhere to go: no foundation or column takes it"
+        if src >= FIRST_FOUNDATION_SRC:
+            return "stays: a tap does not move foundation cards (Enter, or type f<n> and a column)"
+        return "can't go to a foundation yet (a tap only sends column cards to the foundations)"
+
+    def _hint(self) -> str:
+        return "no hints in Forty Thieves: the app has no hint or solver"
+
+    def _describe(self, action: int) -> str:
+        if action == self.DRAW:
+            return "draw"
+        src, dst = divmod(action, NUM_DESTS)
+        card = self.game.source_card(src)
+        if card is None:
+            return f"move from {ft_place(src)} to {_ft_dest(dst)}"
+        return f"move {symbol(card_text(card))} from {ft_place(src)} to {_ft_dest(dst)}"
+
+    def _played(self, action: int, what: str) -> str:
+        game = self.game
+        if action == self.DRAW:
+            return f"drew {symbol(card_text(game.waste[-1]))}, {game.stock_count} left in the stock"
+        return what.replace("move", "moved", 1)
+
+    # ------------------------------------------------------------------ drawing
+
+    def board(self) -> str:
+        """The ansi board with the cursor's card in brackets: ``[6♠]``."""
+        lines = fortythieves_ansi(self.game.public_view()).split("\n")
+        src = self.cursor
+        if src is None:
+            return "\n".join(lines)
+        if src < NUM_COLUMNS:
+            header = next(i for i, line in enumerate(lines) if re.fullmatch(r"\s*1\s+2\s.*\s10", line))
+            x = [m.end() - 2 for m in re.finditer(r"\d+", lines[header])][src]
+            row = header + len(self.game.columns[src])
+            lines[row] = _bracket(lines[row], x)
+        elif src == WASTE:
+            i = next(i for i, line in enumerate(lines) if re.search(r"\bwaste \(\d+\)", line))
+            lines[i] = _bracket(lines[i], len(lines[i].rstrip()) - 2)
+        else:
+            i = next(i for i, line in enumerate(lines) if line.lstrip().startswith("foundations"))
+            x = [m.start() for m in re.finditer(r"\S+", lines[i])][1 + src - FIRST_FOUNDATION_SRC]
+            lines[i] = _bracket(lines[i], x)
+        return "\n".join(lines)
+
+    def _where(self, action: int | None) -> str:
+        if action is None:
+            return "nowhere"
+        return f"to {_ft_dest(action % NUM_DESTS)}"
+
+    def cursor_line(self) -> str | None:
+        src = self.cursor
+        if src is None:
+            return None if self.game.over else "  cursor: none, no card to move: D draws"
+        dbl = self._where(self.game.double_click_action(src))
+        tap = self._where(self.game.tap_action(src))
+        return f"  cursor: {self._card(src)} on {ft_place(src)}: Enter (double click) {dbl}, Space (tap) {tap}"
+
+    def rules_line(self) -> str:
+        return ft_rules_text(self.rules, self.scoring)
+
+    def progress_text(self) -> str:
+        return f"founded {self.game.founded}/{TOTAL_CARDS}"
+
+    def line_keys(self, line: str) -> list[str]:
+        return ft_line_keys(line)
 
 
 # ---------------------------------------------------------------------- front ends
 
 
 def line_keys(line: str) -> list[str]:
-    """Key names in one input line: tokens split on blanks; a number is that slot then Enter."""
+    """TriPeaks key names in one input line: tokens split on blanks; a number is that slot then Enter."""
     keys: list[str] = []
     for token in line.split():
         if token.isdigit():
@@ -304,14 +748,32 @@ def line_keys(line: str) -> list[str]:
     return keys
 
 
-def run_lines(session: PlaySession, lines: Iterable[str], out: IO[str]) -> int:
+_FT_MOVE_TOKEN = re.compile(r"(?:[0-9wf])+", re.IGNORECASE)
+
+
+def ft_line_keys(line: str) -> list[str]:
+    """Forty Thieves key names in one input line: tokens split on blanks; ``10`` is column 10
+    (key ``0``); a token of move keys is its characters (``f2`` -> ``f``, ``2``; ``35`` ->
+    ``3``, ``5``); any other token is a key name (``d``, ``enter``, ``left`` ...)."""
+    keys: list[str] = []
+    for token in line.split():
+        if token == "10":
+            keys.append("0")
+        elif _FT_MOVE_TOKEN.fullmatch(token):
+            keys.extend(token.lower())
+        else:
+            keys.append(token)
+    return keys
+
+
+def run_lines(session: Session, lines: Iterable[str], out: IO[str]) -> int:
     """Play from key names, one or more a line; print the screen at the start and after each line.
 
     Stops at ``q`` or at the end of the input; returns the exit status (0).
     """
     out.write(session.screen())
     for line in lines:
-        keys = line_keys(line)
+        keys = session.line_keys(line)
         if not keys:
             continue
         out.write(f"\n--- {' '.join(line.split())}\n")
@@ -363,7 +825,7 @@ def decode_keys(read: Any, ready: Any) -> Iterator[str]:
         yield _CONTROL.get(ch, ch.lower())
 
 
-def run_tty(session: PlaySession, fd: int, out: IO[str]) -> int:
+def run_tty(session: Session, fd: int, out: IO[str]) -> int:
     """Play on a terminal: single keys in cbreak mode, the screen redrawn after each key.
 
     The terminal (mode, screen buffer, cursor) is restored on every exit: ``q``, end of
@@ -397,7 +859,7 @@ def run_tty(session: PlaySession, fd: int, out: IO[str]) -> int:
     return 0
 
 
-def run(session: PlaySession, *, lines: bool = False) -> int:
+def run(session: Session, *, lines: bool = False) -> int:
     """Play on the terminal if stdin and stdout are both one (and ``lines`` is false), else by lines."""
     if not lines and sys.stdin.isatty() and sys.stdout.isatty():
         return run_tty(session, sys.stdin.fileno(), sys.stdout)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -67,7 +66,9 @@ class FortyThievesEnv(SolitaireEnv):
         if max_repeats is not None and max_repeats < 2:
             raise ValueError(f"max_repeats must be a whole number >= 2 or None, got {max_repeats!r}")
         self.max_repeats = max_repeats
-        self._seen_positions: Counter[tuple[Any, ...]] = Counter()
+        #: how often each position (by its hash) occurred since the last draw
+        self._seen_positions: dict[int, int] = {}
+        self._positions_stock_pos = 0
         super().__init__(
             num_actions=NUM_ACTIONS,
             observer=FortyThievesObserver(obs_mode),
@@ -81,15 +82,21 @@ class FortyThievesEnv(SolitaireEnv):
             self._check_truncation = self._repetition
 
     def _repetition(self) -> str | None:
-        key = self.game.position_key()
-        self._seen_positions[key] += 1
-        if self.max_repeats is not None and self._seen_positions[key] >= self.max_repeats:
+        game = self.game
+        if game.stock_pos != self._positions_stock_pos:
+            # the stock position never goes back (the env has no undo): older positions cannot recur
+            self._seen_positions.clear()
+            self._positions_stock_pos = game.stock_pos
+        key = game.position_hash
+        seen = self._seen_positions[key] = self._seen_positions.get(key, 0) + 1
+        if self.max_repeats is not None and seen >= self.max_repeats:
             return "repetition"
         return None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         obs, info = super().reset(seed=seed, options=options)
-        self._seen_positions = Counter([self.game.position_key()])
+        self._seen_positions = {self.game.position_hash: 1}
+        self._positions_stock_pos = self.game.stock_pos
         return obs, info
 
     def _deal_from_code(self, code: DealCode) -> tuple[Any, Any]:

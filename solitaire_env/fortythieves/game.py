@@ -16,16 +16,19 @@ from collections import deque
 from typing import Any
 
 from solitaire_env.cards import card_text
-from solitaire_env.deals import FortyThievesDeal
+from solitaire_env.deals import FortyThievesDeal, SplitMix64
 from solitaire_env.fortythieves.rules import (
     DRAW,
     FIRST_FOUNDATION_SRC,
     FOUNDATION,
     FOUNDATION_SUITS,
+    MAX_COLUMN,
     NUM_ACTIONS,
     NUM_COLUMNS,
     NUM_DESTS,
     NUM_FOUNDATIONS,
+    NUM_SOURCES,
+    STOCK_SIZE,
     TOTAL_CARDS,
     WASTE,
     FortyThievesRules,
@@ -47,7 +50,27 @@ REASONS: dict[str, str] = {
 }
 
 _NOT_KING = tuple(c % 13 != 12 for c in range(52))
-_ALL_COLUMNS = (1 << NUM_COLUMNS) - 1
+#: ``_NEXT[c]``: the card ``c`` goes on in a column (same suit, one rank higher), 52 for a king.
+_NEXT = tuple(c + 1 if c % 13 != 12 else 52 for c in range(52))  # 52: nothing
+#: ``_WANTS[f][n]``: the card foundation ``f`` takes when it holds ``n`` cards (-1 when full).
+_WANTS = tuple(tuple(s * 13 + n if n < 13 else -1 for n in range(14)) for s in FOUNDATION_SUITS)
+#: ``_TOPS[f][n]``: the top card of foundation ``f`` holding ``n`` cards.
+_TOPS = tuple(tuple(s * 13 + n - 1 for n in range(14)) for s in FOUNDATION_SUITS)
+_SHIFT = tuple(src * NUM_DESTS for src in range(19))
+_TO_FOUNDATION = 1 << FOUNDATION
+_DRAW_BIT = 1 << DRAW
+
+
+def _zobrist_keys(count: int, salt: int) -> list[int]:
+    """``count`` fixed 64-bit keys from the package's SplitMix64 (the same in every process)."""
+    rng = SplitMix64(salt)
+    return [rng.next64() for _ in range(count)]
+
+
+_Z_COLUMN = _zobrist_keys(NUM_COLUMNS * MAX_COLUMN * 52, 0x46540001)
+_Z_WASTE = _zobrist_keys(STOCK_SIZE * 52, 0x46540002)
+_Z_FOUNDATION = _zobrist_keys(NUM_FOUNDATIONS * 14, 0x46540003)
+_Z_STOCK = _zobrist_keys(STOCK_SIZE + 1, 0x46540004)
 
 
 class IllegalMoveError(ValueError):
@@ -80,14 +103,20 @@ class FortyThievesGame:
 
     REASONS = REASONS
     __slots__ = (
+        "_empty",
         "_history",
         "_mask",
+        "_return",
+        "_stock_size",
+        "_topped",
+        "_tops",
         "chain",
         "columns",
         "deal",
         "foundations",
         "longest_chain",
         "moves",
+        "position_hash",
         "rules",
         "score",
         "scoring",
@@ -119,6 +148,44 @@ class FortyThievesGame:
         limit = self.rules.undo_limit
         self._history: deque[tuple[int, ...]] | list[tuple[int, ...]] = [] if limit is None else deque(maxlen=limit)
         self._mask: int | None = None
+        self._return = self.rules.foundation_return
+        self._stock_size = len(self.stock)
+        # _tops[p]: top card of pile p (sources 0..18: columns, waste, foundations), -1 if none;
+        # _topped[c]: columns whose top is card c (index 52: none); _empty: empty columns
+        self._tops = [-1] * NUM_SOURCES
+        self._topped = [0] * 53
+        self._empty = 0
+        for p in range(NUM_SOURCES):
+            self._retop(p)
+        #: Zobrist hash of the position (columns, waste, foundations, stock position), kept up
+        #: to date by every move: equal positions have equal hashes (and unequal ones collide
+        #: with chance about 2**-64).
+        self.position_hash = _Z_STOCK[0]
+        for f in range(NUM_FOUNDATIONS):
+            self.position_hash ^= _Z_FOUNDATION[f * 14]
+        for j, col in enumerate(self.columns):
+            for depth, card in enumerate(col):
+                self.position_hash ^= _Z_COLUMN[(j * MAX_COLUMN + depth) * 52 + card]
+
+    def _retop(self, p: int) -> None:
+        """Update the top-card tables after pile ``p`` changed."""
+        if p < NUM_COLUMNS:
+            col = self.columns[p]
+            new = col[-1] if col else -1
+            old = self._tops[p]
+            if old >= 0:
+                self._topped[old] &= ~(1 << p)
+            if new >= 0:
+                self._topped[new] |= 1 << p
+                self._empty &= ~(1 << p)
+            else:
+                self._empty |= 1 << p
+        elif p == WASTE:
+            new = self.waste[-1] if self.waste else -1
+        else:
+            n = self.foundations[p - FIRST_FOUNDATION_SRC]
+            new = _TOPS[p - FIRST_FOUNDATION_SRC][n] if n else -1
+        self._tops[p] = new
 
     # ------------------------------------------------------------------ queries
 
@@ -177,47 +244,38 @@ class FortyThievesGame:
         """Bit mask over the 210 actions of the legal moves now; 0 exactly when the game is over."""
         if self._mask is not None:
             return self._mask
-        foundations = self.foundations
-        if sum(foundations) == TOTAL_CARDS:
+        fnd = self.foundations
+        if sum(fnd) == TOTAL_CARDS:
             self._mask = 0
             return 0
-        wanted = {FOUNDATION_SUITS[f] * 13 + n for f, n in enumerate(foundations) if n < 13}
-        by_top: dict[int, int] = {}
-        empty = 0
-        for j, col in enumerate(self.columns):
-            if col:
-                top = col[-1]
-                by_top[top] = by_top.get(top, 0) | 1 << j
-            else:
-                empty |= 1 << j
+        # the card each foundation wants next (-1 when it is full)
+        wanted = (
+            _WANTS[0][fnd[0]],
+            _WANTS[1][fnd[1]],
+            _WANTS[2][fnd[2]],
+            _WANTS[3][fnd[3]],
+            _WANTS[4][fnd[4]],
+            _WANTS[5][fnd[5]],
+            _WANTS[6][fnd[6]],
+            _WANTS[7][fnd[7]],
+        )
+        tops, topped, empty = self._tops, self._topped, self._empty
         bits = 0
-        for j, col in enumerate(self.columns):
-            if col:
-                c = col[-1]
-                dst = empty & ~(1 << j)
-                if _NOT_KING[c]:
-                    dst |= by_top.get(c + 1, 0)
+        for src in range(NUM_COLUMNS + 1):  # columns and the waste
+            c = tops[src]
+            if c >= 0:
+                # an empty column takes it (never its own: a column with a card is not empty)
+                dst = empty | topped[_NEXT[c]]
                 if c in wanted:
-                    dst |= 1 << FOUNDATION
-                bits |= dst << (j * NUM_DESTS)
-        if self.waste:
-            c = self.waste[-1]
-            dst = empty
-            if _NOT_KING[c]:
-                dst |= by_top.get(c + 1, 0)
-            if c in wanted:
-                dst |= 1 << FOUNDATION
-            bits |= dst << (WASTE * NUM_DESTS)
-        if self.rules.foundation_return:
-            for f, n in enumerate(foundations):
-                if n:
-                    c = FOUNDATION_SUITS[f] * 13 + n - 1
-                    dst = empty
-                    if _NOT_KING[c]:
-                        dst |= by_top.get(c + 1, 0)
-                    bits |= dst << ((FIRST_FOUNDATION_SRC + f) * NUM_DESTS)
-        if self.stock_pos < len(self.stock):
-            bits |= 1 << DRAW
+                    dst |= _TO_FOUNDATION
+                bits |= dst << _SHIFT[src]
+        if self._return and any(fnd):
+            for src in range(FIRST_FOUNDATION_SRC, NUM_SOURCES):
+                c = tops[src]
+                if c >= 0:
+                    bits |= (empty | topped[_NEXT[c]]) << _SHIFT[src]
+        if self.stock_pos < self._stock_size:
+            bits |= _DRAW_BIT
         self._mask = bits
         return bits
 
@@ -268,10 +326,15 @@ class FortyThievesGame:
             return reason
         self._mask = None
         scoring = self.scoring
-        before = (self.score, self.chain, self.longest_chain)
+        before = (self.score, self.chain, self.longest_chain, self.position_hash)
         self.moves += 1
         if action == DRAW:
-            self.waste.append(self.stock[self.stock_pos])
+            card = self.stock[self.stock_pos]
+            self.position_hash ^= (
+                _Z_WASTE[len(self.waste) * 52 + card] ^ _Z_STOCK[self.stock_pos] ^ _Z_STOCK[self.stock_pos + 1]
+            )
+            self.waste.append(card)
+            self._tops[WASTE] = card
             self.stock_pos += 1
             if self.stock_pos > self.stock_seen:
                 self.stock_seen = self.stock_pos
@@ -281,26 +344,39 @@ class FortyThievesGame:
             return None
         src, dst = divmod(action, NUM_DESTS)
         src_f = dst_f = -1
+        z = self.position_hash
         if src < NUM_COLUMNS:
-            card = self.columns[src].pop()
+            col = self.columns[src]
+            card = col.pop()
+            z ^= _Z_COLUMN[(src * MAX_COLUMN + len(col)) * 52 + card]
         elif src == WASTE:
             card = self.waste.pop()
+            z ^= _Z_WASTE[len(self.waste) * 52 + card]
         else:
             src_f = src - FIRST_FOUNDATION_SRC
-            card = FOUNDATION_SUITS[src_f] * 13 + self.foundations[src_f] - 1
-            self.foundations[src_f] -= 1
+            n = self.foundations[src_f]
+            card = FOUNDATION_SUITS[src_f] * 13 + n - 1
+            self.foundations[src_f] = n - 1
+            z ^= _Z_FOUNDATION[src_f * 14 + n] ^ _Z_FOUNDATION[src_f * 14 + n - 1]
         if dst == FOUNDATION:
             dst_f = self.foundation_for(card)  # type: ignore[assignment]
-            self.foundations[dst_f] += 1
+            n = self.foundations[dst_f]
+            self.foundations[dst_f] = n + 1
+            z ^= _Z_FOUNDATION[dst_f * 14 + n] ^ _Z_FOUNDATION[dst_f * 14 + n + 1]
             points = scoring.to_foundation
         else:
-            self.columns[dst].append(card)
+            col = self.columns[dst]
+            z ^= _Z_COLUMN[(dst * MAX_COLUMN + len(col)) * 52 + card]
+            col.append(card)
             if src == WASTE:
                 points = scoring.waste_to_column
             elif src_f >= 0:
                 points = scoring.foundation_to_column
             else:
                 points = scoring.column_to_column
+        self.position_hash = z
+        self._retop(src)
+        self._retop(dst if dst_f < 0 else FIRST_FOUNDATION_SRC + dst_f)
         self.chain += 1
         if self.chain > self.longest_chain:
             self.longest_chain = self.chain
@@ -324,10 +400,11 @@ class FortyThievesGame:
         not the move counter; cards seen stay seen."""
         if not self._history:
             return False
-        action, src_f, dst_f, self.score, self.chain, self.longest_chain = self._history.pop()
+        action, src_f, dst_f, self.score, self.chain, self.longest_chain, self.position_hash = self._history.pop()
         self._mask = None
         if action == DRAW:
             self.waste.pop()
+            self._retop(WASTE)
             self.stock_pos -= 1
             return True
         src, dst = divmod(action, NUM_DESTS)
@@ -342,7 +419,21 @@ class FortyThievesGame:
             self.waste.append(card)
         else:
             self.foundations[src_f] += 1
+        self._retop(src)
+        self._retop(dst if dst_f < 0 else FIRST_FOUNDATION_SRC + dst_f)
         return True
+
+    def journal(self) -> tuple[int, int]:
+        """``(moves, undo history length)``: both grow by one exactly when one move was played
+        (an undo shrinks the history; a bounded history stops growing, so it never matches)."""
+        limit = self.rules.undo_limit
+        if limit is not None:
+            return (-2, -2)
+        return (self.moves, len(self._history))
+
+    def last_move(self) -> int | None:
+        """The action of the last move still on the undo history, or ``None``."""
+        return self._history[-1][0] if self._history else None
 
     @property
     def can_undo(self) -> bool:
@@ -357,6 +448,8 @@ class FortyThievesGame:
         other.waste = list(self.waste)
         other.foundations = list(self.foundations)
         other._history = self._history.copy()
+        other._tops = list(self._tops)
+        other._topped = list(self._topped)
         return other
 
     def state_dict(self) -> dict[str, Any]:

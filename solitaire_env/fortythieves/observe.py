@@ -29,7 +29,16 @@ from gymnasium import spaces
 
 from solitaire_env.cards import NUM_CARDS
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.rules import MAX_COLUMN, NUM_COLUMNS, NUM_FOUNDATIONS, STOCK_SIZE
+from solitaire_env.fortythieves.rules import (
+    DRAW,
+    MAX_COLUMN,
+    NUM_COLUMNS,
+    NUM_DESTS,
+    NUM_FOUNDATIONS,
+    STOCK_SIZE,
+)
+from solitaire_env.fortythieves.rules import FOUNDATION as FOUNDATION_DEST
+from solitaire_env.fortythieves.rules import WASTE as WASTE_SOURCE
 
 CARD_SIZE = 17
 COLUMNS_OFFSET = 0
@@ -48,9 +57,9 @@ NONE = 52  # dict-mode code of an empty position
 OBS_MODES = ("flat", "dict", "oracle", "oracle_dict")
 
 
-def _ones(card: int) -> tuple[int, int]:
-    """Positions of the two ones of a card's 17 values."""
-    return card % 13, 13 + card // 13
+#: Positions of a card's two ones among its 17 values: its rank and its suit.
+_RANK = tuple(c % 13 for c in range(NUM_CARDS))
+_SUIT = tuple(13 + c // 13 for c in range(NUM_CARDS))
 
 
 class FortyThievesObserver:
@@ -86,75 +95,128 @@ class FortyThievesObserver:
         self._foundations: list[int] = []
         self._stock_seen = 0
         self._stock_pos = 0
+        self._journal = (-1, -1)
 
     # ------------------------------------------------------------------ flat
 
     def _write_pile(self, base: int, old: list[int], new: list[int]) -> None:
         """Rewrite the positions of a pile (17 values each from ``base``) where ``new`` differs."""
         buf = self._buf
-        k = 0
-        n = min(len(old), len(new))
-        while k < n and old[k] == new[k]:
-            k += 1
-        for i in range(k, len(old)):
-            r, s = _ones(old[i])
-            buf[base + CARD_SIZE * i + r] = 0.0
-            buf[base + CARD_SIZE * i + s] = 0.0
-        for i in range(k, len(new)):
-            r, s = _ones(new[i])
-            buf[base + CARD_SIZE * i + r] = 1.0
-            buf[base + CARD_SIZE * i + s] = 1.0
+        lo, ln = len(old), len(new)
+        n = k = lo if lo < ln else ln
+        if old[:n] != new[:n]:  # piles change at the top: a change lower down is rare (undo, reset)
+            k = 0
+            while old[k] == new[k]:
+                k += 1
+        for i in range(k, lo):
+            card = old[i]
+            at = base + CARD_SIZE * i
+            buf[at + _RANK[card]] = 0.0
+            buf[at + _SUIT[card]] = 0.0
+        for i in range(k, ln):
+            card = new[i]
+            at = base + CARD_SIZE * i
+            buf[at + _RANK[card]] = 1.0
+            buf[at + _SUIT[card]] = 1.0
+
+    def _reset_buffer(self, game: FortyThievesGame) -> None:
+        """Encode ``game`` from scratch (a new game, or after unpickling)."""
+        buf = self._buf
+        buf[:] = 0.0
+        cards = np.array([c for col in game.columns for c in col], dtype=np.int64)
+        base = CARD_SIZE * np.array([MAX_COLUMN * j + i for j, col in enumerate(game.columns) for i in range(len(col))])
+        if self.oracle:
+            rest = game.stock[game.stock_pos :]
+            cards = np.concatenate((cards, np.array(rest, dtype=np.int64)))
+            at = ORACLE_STOCK_OFFSET + CARD_SIZE * np.arange(game.stock_pos, game.stock_pos + len(rest))
+            base = np.concatenate((base, at))
+        buf[base + cards % 13] = 1.0
+        buf[base + 13 + cards // 13] = 1.0
+        buf[LENGTHS_OFFSET : LENGTHS_OFFSET + NUM_COLUMNS] = [len(col) / MAX_COLUMN for col in game.columns]
+        self._columns = [col[:] for col in game.columns]
+        self._waste = []
+        self._foundations = [0] * NUM_FOUNDATIONS
+        self._stock_seen = 0
+        self._stock_pos = game.stock_pos
+        buf[STOCK_OFFSET] = (len(game.stock) - game.stock_pos) / STOCK_SIZE
+        counts = np.bincount(np.asarray(game.stock, dtype=np.int64), minlength=NUM_CARDS)
+        buf[UNSEEN_OFFSET:FLAT_SIZE] = counts / 2
+        self._game = game
+        self._update_waste(game)
+        self._update_foundations(game)
+        self._update_stock(game)
 
     def _update_flat(self, game: FortyThievesGame) -> np.ndarray:
-        buf = self._buf
         if self._game is not game:
-            buf[:] = 0.0
-            self._columns = [[] for _ in range(NUM_COLUMNS)]
-            self._waste = []
-            self._foundations = [0] * NUM_FOUNDATIONS
-            self._stock_seen = 0
-            self._stock_pos = 0
-            counts = np.bincount(np.asarray(game.stock, dtype=np.int64), minlength=NUM_CARDS)
-            buf[UNSEEN_OFFSET:FLAT_SIZE] = counts / 2
-            if self.oracle:
-                for p, card in enumerate(game.stock):
-                    r, s = _ones(card)
-                    buf[ORACLE_STOCK_OFFSET + CARD_SIZE * p + r] = 1.0
-                    buf[ORACLE_STOCK_OFFSET + CARD_SIZE * p + s] = 1.0
-            self._game = game
-        for j, col in enumerate(game.columns):
-            old = self._columns[j]
-            if col != old:
-                self._write_pile(CARD_SIZE * MAX_COLUMN * j, old, col)
-                buf[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
-                self._columns[j] = list(col)
-        waste = game.waste
-        if waste != self._waste:
-            self._write_pile(WASTE_OFFSET, self._waste, waste)
-            self._write_pile(WASTE_TOP_OFFSET, self._waste[-1:], waste[-1:])
+            self._reset_buffer(game)
+            self._journal = (-1, -1)
+        # One move since the last call (the usual env step)? Then only its piles can differ.
+        journal = game.journal()
+        moved = game.last_move() if journal == (self._journal[0] + 1, self._journal[1] + 1) else None
+        self._journal = journal
+        if moved is None:
+            for j in range(NUM_COLUMNS):
+                self._update_column(game, j)
+            self._update_waste(game)
+            self._update_foundations(game)
+            self._update_stock(game)
+        elif moved == DRAW:
+            self._update_waste(game)
+            self._update_stock(game)
+        else:
+            src, dst = divmod(moved, NUM_DESTS)
+            if src < NUM_COLUMNS:
+                self._update_column(game, src)
+            elif src == WASTE_SOURCE:
+                self._update_waste(game)
+            if dst < NUM_COLUMNS:
+                self._update_column(game, dst)
+            if src > WASTE_SOURCE or dst == FOUNDATION_DEST:
+                self._update_foundations(game)
+        return self._buf.copy()
+
+    def _update_column(self, game: FortyThievesGame, j: int) -> None:
+        col, last = game.columns[j], self._columns[j]
+        if col != last:
+            self._write_pile(CARD_SIZE * MAX_COLUMN * j, last, col)
+            self._buf[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
+            self._columns[j] = col[:]
+
+    def _update_waste(self, game: FortyThievesGame) -> None:
+        waste, last, buf = game.waste, self._waste, self._buf
+        if waste != last:
+            self._write_pile(WASTE_OFFSET, last, waste)
+            if last:
+                buf[WASTE_TOP_OFFSET + _RANK[last[-1]]] = 0.0
+                buf[WASTE_TOP_OFFSET + _SUIT[last[-1]]] = 0.0
+            if waste:
+                buf[WASTE_TOP_OFFSET + _RANK[waste[-1]]] = 1.0
+                buf[WASTE_TOP_OFFSET + _SUIT[waste[-1]]] = 1.0
             buf[WASTE_SIZE_OFFSET] = len(waste) / STOCK_SIZE
-            self._waste = list(waste)
+            self._waste = waste[:]
+
+    def _update_foundations(self, game: FortyThievesGame) -> None:
         if game.foundations != self._foundations:
             for f, n in enumerate(game.foundations):
-                buf[FOUNDATIONS_OFFSET + f] = n / 13
-            self._foundations = list(game.foundations)
+                self._buf[FOUNDATIONS_OFFSET + f] = n / 13
+            self._foundations = game.foundations[:]
+
+    def _update_stock(self, game: FortyThievesGame) -> None:
+        buf = self._buf
         if game.stock_seen > self._stock_seen:
             for pos in range(self._stock_seen, game.stock_seen):
                 buf[UNSEEN_OFFSET + game.stock[pos]] -= 0.5
             self._stock_seen = game.stock_seen
         if game.stock_pos != self._stock_pos:
             buf[STOCK_OFFSET] = (len(game.stock) - game.stock_pos) / STOCK_SIZE
-            if self.oracle:
+            if self.oracle and self._stock_pos >= 0:
                 lo, hi = sorted((self._stock_pos, game.stock_pos))
                 for p in range(lo, hi):
-                    r, s = _ones(game.stock[p])
+                    card = game.stock[p]
                     value = 0.0 if p < game.stock_pos else 1.0
-                    buf[ORACLE_STOCK_OFFSET + CARD_SIZE * p + r] = value
-                    buf[ORACLE_STOCK_OFFSET + CARD_SIZE * p + s] = value
+                    buf[ORACLE_STOCK_OFFSET + CARD_SIZE * p + _RANK[card]] = value
+                    buf[ORACLE_STOCK_OFFSET + CARD_SIZE * p + _SUIT[card]] = value
             self._stock_pos = game.stock_pos
-        elif self._stock_pos == 0:
-            buf[STOCK_OFFSET] = len(game.stock) / STOCK_SIZE
-        return buf.copy()
 
     # ------------------------------------------------------------------ dict
 
