@@ -17,13 +17,18 @@ import time
 import numpy as np
 import pytest
 
-from solitaire_env.cards import card_symbol
+from solitaire_env.cards import NUM_CARDS, card_symbol, card_text
 from solitaire_env.cli import VERBS, main
-from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal, decode_deal
+from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal, decode_deal, parse_deal_code
+from solitaire_env.fortythieves.game import REASONS as FT_REASONS
+from solitaire_env.fortythieves.rules import FortyThievesRules
 from solitaire_env.play import (
+    FortyThievesSession,
     PlaySession,
+    Session,
     _hint_text,
     decode_keys,
+    ft_line_keys,
     line_keys,
     normalize_key,
     run_lines,
@@ -159,17 +164,85 @@ def test_deal_random_from_seed_is_reproducible(capsys: pytest.CaptureFixture[str
     assert status == 0 and re.search(r"code:   TP1-C-[A-Z2-7]{7}", out)
 
 
-def test_deal_forty_thieves(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "deal", "ft1-n-aaaaaab", "--string")
+FT_CODE = "FT1-N-AAAAAAB"
+
+
+def ft_board_rows(out: str) -> list[list[str]]:
+    """The rows of the Forty Thieves columns (cards as symbols): the lines after the ``1 2 .. 10`` header."""
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split() == [str(j) for j in range(1, 11)])
+    rows = []
+    for line in lines[header + 1 :]:
+        if not line.strip():
+            break
+        rows.append(CARD.findall(line))
+    return rows
+
+
+def test_deal_forty_thieves_shows_code_and_opening_board(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "deal", FT_CODE)
+    assert status == 0 and err == ""
+    assert f"code:   {FT_CODE}\n" in out
+    assert "game:   Forty Thieves" in out
+    deal = FortyThievesDeal.from_seed(parse_deal_code(FT_CODE).seed)
+    rows = ft_board_rows(out)
+    assert len(rows) == 4 and all(len(row) == 10 for row in rows)
+    for j, column in enumerate(deal.columns):  # bottom to top, all face up
+        assert [row[j] for row in rows] == [card_symbol(c) for c in column]
+    assert "stock 64" in out and "waste (0) --" in out
+    foundations = next(line for line in out.splitlines() if "foundations" in line)
+    assert CARD.findall(foundations) == [] and foundations.count("·") == 8
+    assert BACK not in out
+    assert len(CARD.findall(out)) == 40  # nothing of the stock is shown
+    assert "HIDDEN" not in out
+
+
+def test_deal_forty_thieves_open_lists_the_stock_as_hidden(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "deal", "ft1-n-aaaaaab", "--open")
     assert status == 0
-    assert FortyThievesDeal.parse(out) == decode_deal("FT1-N-AAAAAAB")
-    status, out, _ = run(capsys, "deal", "--string-in", out.strip(), "--string")
-    assert status == 0 and FortyThievesDeal.parse(out) == decode_deal("FT1-N-AAAAAAB")
-    status, out, err = run(capsys, "deal", "FT1-N-AAAAAAB")
-    assert_one_line_error(status, out, err)
-    assert "Forty Thieves" in err and "not available yet" in err
-    status, out, err = run(capsys, "play", "FT1-N-AAAAAAB")
-    assert_one_line_error(status, out, err)
+    assert f"code:   {FT_CODE}  (read from 'ft1-n-aaaaaab')" in out
+    deal = decode_deal(FT_CODE)
+    assert isinstance(deal, FortyThievesDeal)
+    head, hidden = out.split("HIDDEN", 1)
+    assert "not what the player sees" in hidden.splitlines()[0] and "draw order" in hidden.splitlines()[0]
+    assert len(CARD.findall(head)) == 40
+    assert CARD.findall(hidden) == [card_symbol(c) for c in deal.stock]
+    assert len(deal.stock) == 64
+
+
+def test_deal_forty_thieves_string_round_trips(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "deal", "ft1-n-aaaaaab", "--string")
+    assert status == 0 and out.count("\n") == 1
+    assert out.count("|") == 10
+    parsed = FortyThievesDeal.parse(out)
+    assert parsed == decode_deal(FT_CODE)
+    text = out.strip()
+    status, again, _ = run(capsys, "deal", "--string-in", text, "--string")
+    assert status == 0 and again == out
+
+
+def test_deal_forty_thieves_string_input(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLike[str]) -> None:
+    text = str(decode_deal(FT_CODE))
+    for argv in (["deal", text], ["deal", "--string-in", text], ["deal", "--game", "ft", "--string-in", text]):
+        status, out, _ = run(capsys, *argv)
+        assert status == 0
+        assert "code:   none (a deal string)" in out and "game:   Forty Thieves" in out
+        assert ft_board_rows(out) == ft_board_rows(run(capsys, "deal", FT_CODE)[1])
+    path = os.path.join(tmp_path, "ft.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace("TC", "10c") + "\n")
+    status, out, _ = run(capsys, "deal", "--file", path, "--string")
+    assert status == 0 and out.strip() == text
+
+
+def test_deal_forty_thieves_random(capsys: pytest.CaptureFixture[str]) -> None:
+    outs = [run(capsys, "deal", "--game", "ft", "--seed", str(s), "--string")[1] for s in (7, 7, 8)]
+    assert outs[0] == outs[1] != outs[2]
+    assert all(FortyThievesDeal.parse(o) for o in outs)
+    status, out, _ = run(capsys, "deal", "--game", "FortyThieves", "--seed", "7")
+    assert status == 0 and re.search(r"code:   FT1-N-[A-Z2-7]{7}", out)
+    status, out, _ = run(capsys, "deal", "--seed", "7")  # no --game: TriPeaks
+    assert status == 0 and "game:   TriPeaks" in out
 
 
 MALFORMED_CODES = [
@@ -211,6 +284,45 @@ MALFORMED_STRINGS = [
 ]
 
 
+def _ft_string() -> str:
+    return str(decode_deal(FT_CODE))
+
+
+MALFORMED_FT_CODES = [
+    "FT1-N-AAAAAA",  # seed too short
+    "FT1-N-AAAAAAB8",  # seed too long
+    "FT1-C-AAAAAAB",  # FT has rule N only
+    "FT2-N-AAAAAAB",  # unknown version
+    "FT1-N-AAAA0AB",  # 0 is not base32
+    "FT-N-AAAAAAB",  # no version
+]
+
+
+@pytest.mark.parametrize("code", MALFORMED_FT_CODES)
+def test_malformed_ft_codes_are_one_line_errors(capsys: pytest.CaptureFixture[str], code: str) -> None:
+    assert_one_line_error(*run(capsys, "deal", code))
+    assert_one_line_error(*run(capsys, "play", code))
+
+
+MALFORMED_FT_STRINGS = [
+    _ft_string().replace(" | ", " ", 1),  # 10 sections
+    _ft_string() + " | AS",  # 12 sections
+    _ft_string().replace("JC KS 7C 8C", "JC KS 7C", 1),  # a column of 3
+    _ft_string().replace("JC KS 7C 8C", "JC KS 7C 8C 9C", 1),  # a column of 5
+    _ft_string().replace("JC", "JK", 1),  # no jokers in Forty Thieves
+    _ft_string().replace("JC", "ZZ", 1),  # not a card
+    _ft_string().replace("JC", "QC", 1),  # three QC, one JC
+    _ft_string().rsplit(" ", 1)[0],  # 103 cards
+]
+
+
+@pytest.mark.parametrize("text", MALFORMED_FT_STRINGS)
+def test_malformed_ft_deal_strings_are_one_line_errors(capsys: pytest.CaptureFixture[str], text: str) -> None:
+    assert_one_line_error(*run(capsys, "deal", "--string-in", text))
+    assert_one_line_error(*run(capsys, "deal", "--game", "ft", "--string-in", text))
+    assert_one_line_error(*run(capsys, "play", "--string-in", text))
+
+
 @pytest.mark.parametrize("text", MALFORMED_STRINGS)
 def test_malformed_deal_strings_are_one_line_errors(capsys: pytest.CaptureFixture[str], text: str) -> None:
     assert_one_line_error(*run(capsys, "deal", "--string-in", text))
@@ -236,6 +348,23 @@ def test_malformed_deal_strings_are_one_line_errors(capsys: pytest.CaptureFixtur
         ["play", CODE, "--draw", "sometimes"],
         ["play", CODE, "--scoring", "golf"],
         ["play", "TP1-E-AAAAAA"],
+        # options of the other game, and a --game that contradicts the deal
+        ["deal", FT_CODE, "--jokers", "1"],
+        ["deal", FT_CODE, "--jokers", "0"],
+        ["deal", FT_CODE, "--rules", "C"],
+        ["deal", "--game", "ft", "--rules", "E"],
+        ["deal", "--string-in", _ft_string(), "--jokers", "1"],
+        ["deal", "--game", "tp", FT_CODE],
+        ["deal", "--game", "ft", CODE],
+        ["deal", "--game", "ft", "--string-in", _good_string()],
+        ["deal", "--game", "solitaire"],
+        ["play", FT_CODE, "--draw", "anytime"],
+        ["play", FT_CODE, "--faces", "open"],
+        ["play", FT_CODE, "--waste-start", "empty"],
+        ["play", FT_CODE, "--scoring", "classic"],
+        ["play", CODE, "--foundation-return", "off"],
+        ["play", "--foundation-return", "off"],
+        ["play", FT_CODE, "--foundation-return", "maybe"],
     ],
 )
 def test_bad_input_is_one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
@@ -249,6 +378,7 @@ def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and "--open" in out and "--string" in out
     status, out, _ = run(capsys, "play", "--help")
     assert status == 0 and "--draw" in out and "Enter" in out
+    assert "Forty Thieves" in out and "--game" in out and "--foundation-return" in out and "f2 7" in out
     status, out, _ = run(capsys, "--version")
     assert status == 0 and "solitaire-env" in out
 
@@ -296,14 +426,15 @@ def test_module_play_random_seeded_and_quit() -> None:
     assert re.findall(r"TriPeaks  (TP1-C-[A-Z2-7]{7})", again.stdout) == codes
 
 
-@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
-def test_module_play_on_a_terminal_restores_it() -> None:
+def play_on_a_terminal(argv: list[str], key_chunks: list[bytes]) -> tuple[int | None, str, bool]:
+    """Run ``play`` on a pseudo-terminal, type ``key_chunks`` one after the other; return the
+    exit status, everything written to the terminal and whether its mode was restored."""
     import termios
 
     master, slave = os.openpty()
     before = termios.tcgetattr(slave)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "solitaire_env", "play", CODE],
+        [sys.executable, "-m", "solitaire_env", "play", *argv],
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -328,7 +459,7 @@ def test_module_play_on_a_terminal_restores_it() -> None:
         deadline = time.monotonic() + 30
         while b"keys:" not in out and time.monotonic() < deadline:
             pump(0.2)
-        for keys in (b"\x1b[C", b"\x1b[C", b"\r", b"u", b"q"):
+        for keys in key_chunks:
             os.write(master, keys)
             pump(0.3)
         proc.wait(timeout=30)
@@ -339,13 +470,33 @@ def test_module_play_on_a_terminal_restores_it() -> None:
         after = termios.tcgetattr(slave)
         os.close(master)
         os.close(slave)
-    text = out.decode("utf-8", "replace")
-    assert proc.returncode == 0, text
+    return proc.returncode, out.decode("utf-8", "replace"), after == before
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_module_play_on_a_terminal_restores_it() -> None:
+    status, text, restored = play_on_a_terminal([CODE], [b"\x1b[C", b"\x1b[C", b"\r", b"u", b"q"])
+    assert status == 0, text
     assert "removed 6♦ (slot 27)" in text
     assert "undid the last move" in text
     assert "\x1b[?1049l" in text  # left the alternate screen
-    assert after == before  # the terminal's mode is restored
+    assert restored  # the terminal's mode is restored
     assert "Traceback" not in text
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_module_play_forty_thieves_on_a_terminal() -> None:
+    # a source key then a destination key: 2 f; the cursor: right, Enter (double click); undo; quit
+    chunks = [b"2", b"f", b"\x1b[C", b"\r", b"u", b"q"]
+    status, text, restored = play_on_a_terminal([FT_CODE], chunks)
+    assert status == 0, text
+    assert "Forty Thieves  FT1-N-AAAAAAB" in text
+    assert "move from column 2 (A♣) to _" in text
+    assert "moved A♣ from column 2 to the foundations" in text
+    assert "moved 8♠ from column 3 to column 7" in text
+    assert "undid the last move" in text
+    assert "\x1b[?1049l" in text and restored and "Traceback" not in text
+    assert text.endswith(f"{FT_CODE}: unfinished, founded 1/104, score 10, moves 2\r\n")
 
 
 # --------------------------------------------------------------------------- play session
@@ -583,3 +734,274 @@ def test_decode_keys() -> None:
     assert keys == ["right", "left", "x", "up", "down", "enter", "enter", "space", "backspace", "u", "←", "esc"]
     with pytest.raises(KeyboardInterrupt):
         list(decode_keys(io.BytesIO(b"\x03").read, lambda: False))
+
+
+# --------------------------------------------------------------------------- Forty Thieves play
+
+#: A hand-made deal (bottom to top): 7♠ (column 1) goes on 8♠ (column 2), A♥ (column 3) to a
+#: foundation, 2♥ (column 10) takes the A♥ back from its foundation; 5♦ (column 4) takes nothing.
+FT_COLUMNS = [
+    "KC QC JC 7S",
+    "KD QD JD 8S",
+    "KH QH JH AH",
+    "KS QS JS 5D",
+    "9C 9D 9H 9S",
+    "TC TD TH TS",
+    "6C 6D 6H 6S",
+    "5C 4C 4D 4H",
+    "3C 3D 3H 3S",
+    "2C 2D 2S 2H",
+]
+#: The first stock cards: 2♥ (a tap sends it to the foundation after A♥), then 6♠ (on 7♠).
+FT_STOCK_FIRST = ["2H", "6S"]
+
+
+def ft_deal_string(columns: list[str], stock_first: list[str]) -> str:
+    """A valid Forty Thieves deal string: these columns, the stock starting with these cards."""
+    left = {card_text(c): 2 for c in range(NUM_CARDS)}
+    for card in " ".join(columns).split() + stock_first:
+        left[card] -= 1
+    stock = stock_first + [card for card in sorted(left) for _ in range(left[card])]
+    return " | ".join([*columns, " ".join(stock)])
+
+
+def ft_session(text: str | None = None, **rules: bool) -> FortyThievesSession:
+    deal = FortyThievesDeal.parse(text or ft_deal_string(FT_COLUMNS, FT_STOCK_FIRST))
+    return FortyThievesSession(deal, FortyThievesRules(**rules), rng=np.random.default_rng(0))
+
+
+def ft_state(s: FortyThievesSession) -> dict[str, object]:
+    """The position and score (not the move counter, which undo never decrements)."""
+    state = s.game.state_dict()
+    for key in ("moves", "history", "stock_seen"):
+        del state[key]
+    return state
+
+
+def keys(s: Session, *names: str) -> None:
+    for name in names:
+        assert s.handle(name)
+
+
+def test_ft_session_screen() -> None:
+    s = ft_session()
+    screen = s.screen()
+    assert screen.startswith("Forty Thieves  deal string (no code)\n")
+    assert "[7♠]" in screen  # the cursor starts on column 1
+    assert "cursor: 7♠ on column 1: Enter (double click) to column 2, Space (tap) nowhere" in screen
+    assert "stock 64" in screen and "founded 0/104" in screen
+    assert "keys:" in screen and "double-click" in screen
+    assert s.summary().startswith(ft_deal_string(FT_COLUMNS, FT_STOCK_FIRST) + ": unfinished, founded 0/104")
+    coded = FortyThievesSession(FortyThievesDeal.from_seed(1), rng=np.random.default_rng(0))
+    assert coded.screen().startswith(f"Forty Thieves  {FT_CODE}\n")  # a code's deal shows its code
+
+
+def test_ft_session_draw() -> None:
+    s = ft_session()
+    s.handle("d")
+    assert s.game.stock_count == 63 and [card_text(c) for c in s.game.waste] == ["2H"]
+    assert s.message == "drew 2♥, 63 left in the stock"
+    assert "waste (1)" in s.screen()
+
+
+def test_ft_session_typed_column_move() -> None:
+    s = ft_session()
+    keys(s, "1")
+    assert "move from column 1 (7♠)" in s.message  # selected: waiting for the destination
+    keys(s, "2")
+    assert [card_text(c) for c in s.game.columns[1]] == ["KD", "QD", "JD", "8S", "7S"]
+    assert [card_text(c) for c in s.game.columns[0]] == ["KC", "QC", "JC"]
+    assert s.message == "moved 7♠ from column 1 to column 2"
+    assert s.game.score == 0 and s.game.moves == 1
+    assert s.pending == ""
+
+
+def test_ft_session_double_click_to_a_foundation() -> None:
+    s = ft_session()
+    keys(s, "right", "right")
+    assert s.cursor == 2 and "[A♥]" in s.screen()
+    keys(s, "enter")
+    assert s.game.foundations == [0, 1, 0, 0, 0, 0, 0, 0]  # the first hearts foundation
+    assert s.message == "moved A♥ from column 3 to the foundations"
+    assert s.game.score == 10
+    assert s.cursor == 2 and "[J♥]" in s.screen()  # the cursor stays on its column
+    # Enter on a card with a column to go to: the longest column that takes it
+    keys(s, "left", "left")
+    assert s.cursor == 0
+    keys(s, "enter")
+    assert card_text(s.game.columns[1][-1]) == "7S"
+
+
+def test_ft_session_tap() -> None:
+    s = ft_session()
+    keys(s, "3", "space")  # a source key selects; Space taps it
+    assert s.game.foundations[1] == 1
+    keys(s, "d", "w", "space")  # 2♥ from the waste: to the foundation
+    assert s.game.foundations[1] == 2 and s.game.waste == []
+    keys(s, "d", "w", "space")  # 6♠ from the waste: no foundation, so a column (on 7♠)
+    assert card_text(s.game.columns[0][-1]) == "6S" and s.game.score == 25
+    keys(s, "1", "space")  # a column card a foundation does not take: a tap does nothing
+    assert card_text(s.game.columns[0][-1]) == "6S"
+    assert "tap" in s.message and "6♠" in s.message
+
+
+def test_ft_session_undo_restores() -> None:
+    s = ft_session()
+    before = ft_state(s)
+    keys(s, "1", "2", "3", "f", "d", "w", "f", "d", "w", "2")  # 7♠ on 8♠, A♥ and 2♥ founded, 6♠ on 7♠
+    assert s.game.moves == 6 and s.game.score == 25
+    for _ in range(6):
+        keys(s, "u")
+        assert s.message == "undid the last move"
+    assert ft_state(s) == before
+    assert s.game.moves == 6
+    keys(s, "u")
+    assert s.message == "nothing to undo"
+
+
+def test_ft_session_foundation_return() -> None:
+    s = ft_session()
+    keys(s, "3", "f")
+    assert s.game.score == 10
+    keys(s, "left", "left", "left")  # column 3, 2, 1, then around to the last source: foundation 2
+    assert s.cursor == 12 and "[A♥]" in s.screen()
+    keys(s, "f", "2", "0")  # foundation 2 back to column 10, on 2♥
+    assert card_text(s.game.columns[9][-1]) == "AH" and s.game.foundations[1] == 0
+    assert s.message == "moved A♥ from foundation 2 to column 10"
+    assert s.game.score == 0  # 10 - 15, floored at 0
+    off = ft_session(foundation_return=False)
+    keys(off, "3", "f", "left", "left", "left")
+    assert off.cursor == 9  # the foundations are not visited (nor the empty waste): column 10
+    keys(off, "f", "2", "0")
+    assert FT_REASONS["return_not_allowed"] in off.message
+    assert off.game.foundations[1] == 1
+
+
+def test_ft_session_illegal_moves_show_reason_and_change_nothing() -> None:
+    s = ft_session()
+    before = ft_state(s), s.game.moves
+    for typed, reason in (
+        (["1", "4"], "wrong_suit"),  # 7♠ on 5♦
+        (["9", "3"], "onto_ace"),  # 3♠ on A♥
+        (["1", "1"], "same_place"),
+        (["1", "f"], "foundation_order"),
+        (["w", "f"], "nothing_to_move"),  # the waste is empty
+        (["f", "1", "4"], "nothing_to_move"),  # foundation 1 is empty
+        (["4", "2"], "wrong_suit"),
+    ):
+        keys(s, *typed)
+        assert s.message.endswith(FT_REASONS[reason]), (typed, s.message)
+        assert s.message.startswith("can't move")
+        assert FT_REASONS[reason] in s.screen()
+        assert (ft_state(s), s.game.moves) == before
+    keys(s, "10")  # not a key name: only the pipe front end reads the token "10" (as "0")
+    assert "unknown key" in s.message
+    keys(s, "f", "9")
+    assert "1-8" in s.message and s.pending == "f"
+    keys(s, "esc")
+    assert s.pending == "" and s.message == ""
+    keys(s, "4", "enter")  # 5♦ has nowhere to go
+    assert "nowhere to go" in s.message
+    assert (ft_state(s), s.game.moves) == before
+
+
+def test_ft_session_wrong_rank_and_empty_stock() -> None:
+    s = ft_session()
+    keys(s, "6", "2")  # T♠ on 8♠
+    assert s.message.endswith(FT_REASONS["wrong_rank"])
+    for _ in range(64):
+        s.handle("d")
+    assert s.game.stock_count == 0
+    moves = s.game.moves
+    keys(s, "d")
+    assert s.message == f"can't draw: {FT_REASONS['stock_empty']}" and s.game.moves == moves
+
+
+def test_ft_session_backspace_new_deal_restart_help_quit() -> None:
+    s = ft_session()
+    keys(s, "f", "2", "backspace")
+    assert s.pending == "f"
+    keys(s, "backspace")
+    assert s.pending == ""
+    keys(s, "1", "2", "r")
+    assert s.game.moves == 0 and s.message == "restarted the same deal"
+    keys(s, "n")
+    assert re.fullmatch(r"new deal FT1-N-[A-Z2-7]{7}", s.message)
+    assert s.deal_name == s.message.split()[-1] and s.game.stock_count == 64
+    keys(s, "?")
+    assert "double click" in s.message
+    keys(s, "h")
+    assert "no hint" in s.message
+    keys(s, "up")
+    assert "← →" in s.message
+    assert s.handle("q") is False and not s.running
+
+
+def test_ft_session_play_to_a_win_by_typed_moves() -> None:
+    columns = ["KS QS JS TS", "KH QH JH TH", "KD QD JD TD", "KC QC JC TC"] * 2 + ["9S 9H 9D 9C"] * 2
+    stock = [f"{r}{suit}" for suit in "SHDC" for r in "A2345678"] * 2
+    s = ft_session(ft_deal_string(columns, stock))
+    while not s.game.over:
+        to_foundation = [a for a in s.game.legal_actions() if a % 11 == 10]
+        if not to_foundation:
+            keys(s, "d")
+            continue
+        src = to_foundation[0] // 11
+        keys(s, "w" if src == 10 else str((src + 1) % 10), "f")
+    assert s.game.won
+    screen = s.screen()
+    assert "You won!" in screen and "N new deal" in screen and "R replay same deal" in screen
+    assert s.cursor is None
+    keys(s, "d")
+    assert FT_REASONS["game_over"] in s.message
+    assert s.summary().endswith(": won, founded 104/104, score 1040, moves 168\n")
+    keys(s, "r")
+    assert s.game.founded == 0 and "exits" not in s.screen()
+
+
+def test_ft_line_keys() -> None:
+    assert ft_line_keys("3 5") == ["3", "5"]
+    assert ft_line_keys("W F\n") == ["w", "f"]
+    assert ft_line_keys("f2 7") == ["f", "2", "7"]
+    assert ft_line_keys("10 f") == ["0", "f"]
+    assert ft_line_keys("35 d enter left") == ["3", "5", "d", "enter", "left"]
+    assert ft_line_keys("  ") == []
+
+
+def test_ft_run_lines() -> None:
+    s = ft_session()
+    out = io.StringIO()
+    assert run_lines(s, ["1 2\n", "3 f\n", "10 4\n", "q\n", "d\n"], out) == 0
+    text = out.getvalue()
+    assert text.count("Forty Thieves  ") == 4  # the start, then three lines before q
+    assert "--- 1 2" in text and "--- 10 4" in text and "--- d" not in text
+    assert "can't move 2♥ from column 10 to column 4" in text
+    assert text.endswith(": unfinished, founded 1/104, score 10, moves 2\n")
+
+
+def test_module_play_forty_thieves_piped_until_eof() -> None:
+    script = "2 f\nd\nw 4\n3 enter\nleft\nspace\nu\n10 f\nf4 1\nfoo\n"
+    proc = run_module("play", "ft1-n-aaaaaab", stdin=script)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.count(f"Forty Thieves  {FT_CODE}") == 11  # the start, then one screen per line
+    for line in script.splitlines():
+        assert f"\n--- {line}\n" in proc.stdout
+    assert "moved A♣ from column 2 to the foundations" in proc.stdout
+    assert "drew 4♣, 63 left in the stock" in proc.stdout
+    assert "can't move 4♣ from the waste to column 4: " + FT_REASONS["wrong_suit"] in proc.stdout
+    assert "moved 8♠ from column 3 to column 7" in proc.stdout  # the double click
+    assert "tap: 6♠ on column 2" in proc.stdout
+    assert "can't move 9♣ from column 10 to the foundations: " + FT_REASONS["foundation_order"] in proc.stdout
+    assert "can't move A♣ from foundation 4 to column 1: " + FT_REASONS["wrong_rank"] in proc.stdout
+    assert "unknown key 'foo'" in proc.stdout
+    # 2 f, d and 3 enter are three moves; u took the last back (undo never decrements the counter)
+    assert proc.stdout.endswith(f"{FT_CODE}: unfinished, founded 1/104, score 10, moves 3\n")
+
+
+def test_module_play_forty_thieves_random_seeded() -> None:
+    proc = run_module("play", "--game", "ft", "--seed", "5", stdin="n\nq\nd\n")
+    assert proc.returncode == 0, proc.stderr
+    codes = re.findall(r"Forty Thieves  (FT1-N-[A-Z2-7]{7})", proc.stdout)
+    assert len(codes) == 2 and codes[0] != codes[1]
+    assert "--- d" not in proc.stdout
