@@ -97,6 +97,7 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         self.num_actions = num_actions
         self.action_space = spaces.Discrete(num_actions)
         self.observer = observer
+        self._encode = observer.encoder
         self.observation_space = observer.space
         self.reward_mode = reward
         self.win_bonus = float(win_bonus)
@@ -191,7 +192,7 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         # whose rule letter could disagree with them
         self.deal_name = str(deal) if "deal" in options else deal.name
         self._mask = self._mask_array(self.game.legal_mask())
-        return self.observer.encode(self.game), self._info()
+        return self._encode(self.game), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         game = self.game
@@ -212,7 +213,7 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
             info["illegal_reason"] = reason
             info["illegal_message"] = message
             terminated = self.illegal_action == "terminate" or game.over
-            return self.observer.encode(game), self.illegal_penalty, terminated, False, info
+            return self._encode(game), self.illegal_penalty, terminated, False, info
         bits = game.legal_mask()  # no legal move <=> the game is over (Game protocol)
         self._mask = self._mask_array(bits)
         if self.reward_mode == "score":
@@ -220,12 +221,12 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         else:
             reward = self._reward(game.score - score, game.progress - progress, game.won)
         if self._check_truncation is None:
-            return self.observer.encode(game), reward, not bits, False, self._info()
+            return self._encode(game), reward, not bits, False, self._info()
         info = self._info()
         cut = self._check_truncation() if bits else None
         if cut is not None:
             info["truncated_reason"] = cut
-        return self.observer.encode(game), reward, not bits, cut is not None, info
+        return self._encode(game), reward, not bits, cut is not None, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as a bool array (what sb3-contrib's MaskablePPO reads)."""

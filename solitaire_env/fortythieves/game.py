@@ -340,8 +340,17 @@ class FortyThievesGame:
                 self.stock_seen = self.stock_pos
             self.chain = 0
             self._history.append((action, -1, -1, *before))
-            self._add(scoring.draw)
-            return None
+            points = scoring.draw
+        else:
+            points = self._move(action, before)
+        score = self.score + points
+        floor = scoring.floor
+        self.score = floor if floor is not None and score < floor else score
+        return None
+
+    def _move(self, action: int, before: tuple[int, int, int, int]) -> int:
+        """Move a card (a legal move, not the draw); return its points."""
+        scoring = self.scoring
         src, dst = divmod(action, NUM_DESTS)
         src_f = dst_f = -1
         z = self.position_hash
@@ -381,13 +390,7 @@ class FortyThievesGame:
         if self.chain > self.longest_chain:
             self.longest_chain = self.chain
         self._history.append((action, src_f, dst_f, *before))
-        self._add(points)
-        return None
-
-    def _add(self, points: int) -> None:
-        score = self.score + points
-        floor = self.scoring.floor
-        self.score = floor if floor is not None and score < floor else score
+        return points
 
     def play(self, action: int) -> None:
         """Play a legal ``action``; raise :class:`IllegalMoveError` (changing nothing) otherwise."""

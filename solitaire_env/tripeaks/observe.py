@@ -28,6 +28,7 @@ and 26 * 18 (the remaining stock in draw order: rank, suit, joker; zero past its
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -235,6 +236,11 @@ class TriPeaksObserver:
             stock[: len(rest)] = rest
             obs["stock"] = stock
         return obs
+
+    @property
+    def encoder(self) -> Callable[[TriPeaksGame], Any]:
+        """The function ``encode`` calls in this mode, for hot loops that call it every step."""
+        return self._update_flat if self.mode in ("flat", "oracle") else self._dict
 
     def encode(self, game: TriPeaksGame) -> Any:
         """The observation of ``game`` in this observer's mode."""
