@@ -21,12 +21,15 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env import DealCodeError
 
-ENV_IDS = ["solitaire_env/TriPeaks-v0"]
+ENV_IDS = ["solitaire_env/TriPeaks-v0", "solitaire_env/FortyThieves-v0"]
 OBS_MODES = ("flat", "dict", "oracle", "oracle_dict")
 RENDER_MODES = (None, "ansi", "rgb_array")
 COMMON_INFO_KEYS = {"deal_code", "action_mask", "score", "moves"}
 #: Counters a game reports in every info beyond the common ones.
-GAME_INFO_KEYS = {"solitaire_env/TriPeaks-v0": {"cleared", "chain", "longest_chain"}}
+GAME_INFO_KEYS = {
+    "solitaire_env/TriPeaks-v0": {"cleared", "chain", "longest_chain"},
+    "solitaire_env/FortyThieves-v0": {"cleared", "founded", "chain", "longest_chain"},
+}
 
 
 def required_info_keys(env_id: str) -> set[str]:
