@@ -116,8 +116,7 @@ def shuffle(cards: list[int], rng: SplitMix64) -> list[int]:
             rejected = np.flatnonzero(z > _MAX_ACCEPTED[bounds])
             if len(rejected):
                 start = int(rejected[0])
-        for k, j in enumerate((z[:start] % bounds[:start]).tolist()):
-            i = n - 1 - k
+        for i, j in zip(range(n - 1, n - 1 - start, -1), (z[:start] % bounds[:start]).tolist()):
             cards[i], cards[j] = cards[j], cards[i]
         rng.state = (rng.state + start * 0x9E3779B97F4A7C15) & MASK64
     for i in range(n - 1 - start, 0, -1):

@@ -71,6 +71,10 @@ _Z_COLUMN = _zobrist_keys(NUM_COLUMNS * MAX_COLUMN * 52, 0x46540001)
 _Z_WASTE = _zobrist_keys(STOCK_SIZE * 52, 0x46540002)
 _Z_FOUNDATION = _zobrist_keys(NUM_FOUNDATIONS * 14, 0x46540003)
 _Z_STOCK = _zobrist_keys(STOCK_SIZE + 1, 0x46540004)
+#: The hash of empty foundations and an undrawn stock (a new game adds its columns).
+_Z_START = _Z_STOCK[0]
+for _f in range(NUM_FOUNDATIONS):
+    _Z_START ^= _Z_FOUNDATION[_f * 14]
 
 
 class IllegalMoveError(ValueError):
@@ -111,9 +115,11 @@ class FortyThievesGame:
         "_topped",
         "_tops",
         "chain",
+        "changes",
         "columns",
         "deal",
         "foundations",
+        "last_action",
         "longest_chain",
         "moves",
         "position_hash",
@@ -148,6 +154,11 @@ class FortyThievesGame:
         limit = self.rules.undo_limit
         self._history: deque[tuple[int, ...]] | list[tuple[int, ...]] = [] if limit is None else deque(maxlen=limit)
         self._mask: int | None = None
+        #: ``changes`` counts every change of the position (each move and each undo);
+        #: ``last_action`` is the action of the last change when it was a move, else -1.
+        #: Together they tell an observer exactly what changed since it last looked.
+        self.changes = 0
+        self.last_action = -1
         self._return = self.rules.foundation_return
         self._stock_size = len(self.stock)
         # _tops[p]: top card of pile p (sources 0..18: columns, waste, foundations), -1 if none;
@@ -155,17 +166,20 @@ class FortyThievesGame:
         self._tops = [-1] * NUM_SOURCES
         self._topped = [0] * 53
         self._empty = 0
-        for p in range(NUM_SOURCES):
-            self._retop(p)
         #: Zobrist hash of the position (columns, waste, foundations, stock position), kept up
         #: to date by every move: equal positions have equal hashes (and unequal ones collide
         #: with chance about 2**-64).
-        self.position_hash = _Z_STOCK[0]
-        for f in range(NUM_FOUNDATIONS):
-            self.position_hash ^= _Z_FOUNDATION[f * 14]
+        z = _Z_START
         for j, col in enumerate(self.columns):
+            if col:
+                self._tops[j] = col[-1]
+                self._topped[col[-1]] |= 1 << j
+            else:
+                self._empty |= 1 << j
+            base = j * MAX_COLUMN * 52
             for depth, card in enumerate(col):
-                self.position_hash ^= _Z_COLUMN[(j * MAX_COLUMN + depth) * 52 + card]
+                z ^= _Z_COLUMN[base + depth * 52 + card]
+        self.position_hash = z
 
     def _retop(self, p: int) -> None:
         """Update the top-card tables after pile ``p`` changed."""
@@ -325,6 +339,8 @@ class FortyThievesGame:
                 reason = "game_over"
             return reason
         self._mask = None
+        self.changes += 1
+        self.last_action = action
         scoring = self.scoring
         before = (self.score, self.chain, self.longest_chain, self.position_hash)
         self.moves += 1
@@ -405,6 +421,8 @@ class FortyThievesGame:
             return False
         action, src_f, dst_f, self.score, self.chain, self.longest_chain, self.position_hash = self._history.pop()
         self._mask = None
+        self.changes += 1
+        self.last_action = -1
         if action == DRAW:
             self.waste.pop()
             self._retop(WASTE)
@@ -425,18 +443,6 @@ class FortyThievesGame:
         self._retop(src)
         self._retop(dst if dst_f < 0 else FIRST_FOUNDATION_SRC + dst_f)
         return True
-
-    def journal(self) -> tuple[int, int]:
-        """``(moves, undo history length)``: both grow by one exactly when one move was played
-        (an undo shrinks the history; a bounded history stops growing, so it never matches)."""
-        limit = self.rules.undo_limit
-        if limit is not None:
-            return (-2, -2)
-        return (self.moves, len(self._history))
-
-    def last_move(self) -> int | None:
-        """The action of the last move still on the undo history, or ``None``."""
-        return self._history[-1][0] if self._history else None
 
     @property
     def can_undo(self) -> bool:

@@ -96,7 +96,7 @@ class FortyThievesObserver:
         self._foundations: list[int] = []
         self._stock_seen = 0
         self._stock_pos = 0
-        self._journal = (-1, -1)
+        self._changes = -2
 
     # ------------------------------------------------------------------ flat
 
@@ -150,31 +150,64 @@ class FortyThievesObserver:
     def _update_flat(self, game: FortyThievesGame) -> np.ndarray:
         if self._game is not game:
             self._reset_buffer(game)
-            self._journal = (-1, -1)
+            self._changes = -2
         # One move since the last call (the usual env step)? Then only its piles can differ.
-        journal = game.journal()
-        moved = game.last_move() if journal == (self._journal[0] + 1, self._journal[1] + 1) else None
-        self._journal = journal
+        moved = game.last_action if game.changes == self._changes + 1 and game.last_action >= 0 else None
+        self._changes = game.changes
         if moved is None:
             for j in range(NUM_COLUMNS):
                 self._update_column(game, j)
             self._update_waste(game)
             self._update_foundations(game)
             self._update_stock(game)
-        elif moved == DRAW:
-            self._update_waste(game)
+        elif moved == DRAW:  # one card from the stock onto the waste
+            self._waste_push(game.waste[-1])
             self._update_stock(game)
-        else:
+        else:  # one card from a pile to another
             src, dst = divmod(moved, NUM_DESTS)
             if src < NUM_COLUMNS:
-                self._update_column(game, src)
+                self._column_pop(src)
             elif src == WASTE_SOURCE:
-                self._update_waste(game)
+                self._waste_pop()
             if dst < NUM_COLUMNS:
-                self._update_column(game, dst)
+                self._column_push(dst, game.columns[dst][-1])
             if src > WASTE_SOURCE or dst == FOUNDATION_DEST:
                 self._update_foundations(game)
         return self._buf.copy()
+
+    def _put(self, at: int, card: int, value: float) -> None:
+        self._buf[at + _RANK[card]] = value
+        self._buf[at + _SUIT[card]] = value
+
+    def _column_pop(self, j: int) -> None:
+        col = self._columns[j]
+        card = col.pop()
+        self._put(CARD_SIZE * (MAX_COLUMN * j + len(col)), card, 0.0)
+        self._buf[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
+
+    def _column_push(self, j: int, card: int) -> None:
+        col = self._columns[j]
+        self._put(CARD_SIZE * (MAX_COLUMN * j + len(col)), card, 1.0)
+        col.append(card)
+        self._buf[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
+
+    def _waste_push(self, card: int) -> None:
+        waste = self._waste
+        if waste:
+            self._put(WASTE_TOP_OFFSET, waste[-1], 0.0)
+        self._put(WASTE_OFFSET + CARD_SIZE * len(waste), card, 1.0)
+        self._put(WASTE_TOP_OFFSET, card, 1.0)
+        waste.append(card)
+        self._buf[WASTE_SIZE_OFFSET] = len(waste) / STOCK_SIZE
+
+    def _waste_pop(self) -> None:
+        waste = self._waste
+        card = waste.pop()
+        self._put(WASTE_OFFSET + CARD_SIZE * len(waste), card, 0.0)
+        self._put(WASTE_TOP_OFFSET, card, 0.0)
+        if waste:
+            self._put(WASTE_TOP_OFFSET, waste[-1], 1.0)
+        self._buf[WASTE_SIZE_OFFSET] = len(waste) / STOCK_SIZE
 
     def _update_column(self, game: FortyThievesGame, j: int) -> None:
         col, last = game.columns[j], self._columns[j]
