@@ -3,6 +3,10 @@
 ``import solitaire_env`` registers ``solitaire_env/TriPeaks-v0`` and ``solitaire_env/FortyThieves-v0``.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from gymnasium.envs.registration import register, registry
 
 from solitaire_env.deals import (
@@ -15,7 +19,19 @@ from solitaire_env.deals import (
     parse_deal_code,
 )
 
+if TYPE_CHECKING:
+    from solitaire_env.solver.result import SolveResult
+
 __version__ = "0.1.0"
+
+
+def solve(game: Any, *, max_nodes: int | None = None) -> SolveResult:
+    """Search a full-information position (see :func:`solitaire_env.solver.api.solve`)."""
+    from solitaire_env.solver.api import solve as _solve
+
+    return _solve(game, max_nodes=max_nodes)
+
+
 __all__ = [
     "DealCode",
     "DealCodeError",
@@ -25,6 +41,7 @@ __all__ = [
     "__version__",
     "decode_deal",
     "parse_deal_code",
+    "solve",
 ]
 
 #: Step limit of the registered TriPeaks env (a game has at most 54 legal moves).

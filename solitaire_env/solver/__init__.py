@@ -1,0 +1,1 @@
+"""Solvers on full-information positions, and the hint built on them."""

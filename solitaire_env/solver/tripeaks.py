@@ -1,0 +1,271 @@
+"""The exact TriPeaks solver: a depth-first search in numba over a compact state.
+
+A TriPeaks position, for solving, is three numbers: the removed-slot mask (28 bits), the
+stock position and the waste key (the rank on the waste, or 0 when anything may be played:
+an empty waste or a joker).  Chain, score and what was seen do not change which moves are
+legal, so they are left out.  The search keeps a transposition table of expanded states
+(open addressing over a reusable array, cleared by a stamp rather than by zeroing), tries
+removals before the draw (the highest rows first, since they were just revealed), and stops
+when the node budget is spent: it then says ``intractable``, never ``unsolvable``.
+
+Every rule option is covered by the inputs: ``wrap`` through the accept masks, ``draw``
+through ``when_stuck``, jokers and the empty waste through waste key 0, ``faces`` does not
+matter (the solver sees every card: it is an oracle, for hints only when every card is known).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from solitaire_env.cards import JOKER
+from solitaire_env.solver.result import SolveResult, Status
+from solitaire_env.tripeaks.game import TriPeaksGame
+from solitaire_env.tripeaks.rules import COVER_MASK, COVERS, DRAW, NUM_SLOTS
+
+#: Default node budget (the table holds 1.4 M states, so memoising never stops within it).
+DEFAULT_MAX_NODES = 1_000_000
+TABLE_BITS = 21  # 4 M entries of 8 bytes, allocated once per process
+MAX_LINE = 64
+
+SOLVED, UNSOLVABLE, INTRACTABLE = 0, 1, 2
+_STATUS: dict[int, Status] = {SOLVED: "solved", UNSOLVABLE: "unsolvable", INTRACTABLE: "intractable"}
+_COVER = np.array(COVER_MASK, dtype=np.int64)
+#: ``_COVERS[s]``: the (up to two) slots slot ``s`` lies on, -1 padded.
+_COVERS = np.array([[*COVERS[s], -1, -1][:2] for s in range(NUM_SLOTS)], dtype=np.int64)
+
+
+@njit(cache=True)
+def _dead(tab_count, stock_count, pos, key, wrap):
+    """True when some remaining tableau card can never be played: no card of a neighbouring
+    rank is left anywhere it could come from (the waste now, the tableau, the rest of the
+    stock), and no joker either.  A necessary condition for a win, so pruning on it is exact."""
+    if key == 0 or stock_count[pos, 0] > 0:
+        return False
+    for r in range(1, 14):
+        if tab_count[r] > 0:
+            lo = r - 1 if r > 1 else (13 if wrap else 0)
+            hi = r + 1 if r < 13 else (1 if wrap else 0)
+            if lo and (tab_count[lo] > 0 or stock_count[pos, lo] > 0 or key == lo):
+                continue
+            if hi and (tab_count[hi] > 0 or stock_count[pos, hi] > 0 or key == hi):
+                continue
+            return True
+    return False
+
+
+@njit(cache=True)
+def _search(
+    cover,
+    covers,
+    accept,
+    slot_rank,
+    stock_key,
+    removed0,
+    pos0,
+    key0,
+    when_stuck,
+    wrap,
+    max_nodes,
+    table,
+    stamp,
+    line,
+    best_line,
+):
+    """Iterative DFS. Returns (status, nodes, line length, best length, best cleared).
+
+    ``table`` entries hold ``state | stamp << 38`` (0 = free): an entry of an older stamp
+    counts as free, so the table never needs clearing between searches.
+    """
+    all_slots = (np.int64(1) << 28) - 1
+    draw_bit = np.int64(1) << 28
+    n_stock = stock_key.shape[0]
+    mask = table.shape[0] - 1
+    limit = (table.shape[0] * 7) // 10
+    stamp_bits = np.int64(stamp) << 38
+    stored = 0
+    # rank counts of the tableau cards left, and of the stock from each position on (0 = jokers)
+    tab_count = np.zeros(14, np.int64)
+    for s in range(28):
+        if removed0 & (np.int64(1) << s) == 0:
+            tab_count[slot_rank[s]] += 1
+    stock_count = np.zeros((n_stock + 1, 14), np.int64)
+    for p in range(n_stock - 1, -1, -1):
+        for r in range(14):
+            stock_count[p, r] = stock_count[p + 1, r]
+        stock_count[p, stock_key[p]] += 1
+    st_removed = np.empty(MAX_LINE, np.int64)
+    st_exposed = np.empty(MAX_LINE, np.int64)
+    st_pos = np.empty(MAX_LINE, np.int64)
+    st_moves = np.empty(MAX_LINE, np.int64)
+    st_cleared = np.empty(MAX_LINE, np.int64)
+    exposed0 = 0
+    cleared0 = 0
+    for s in range(28):
+        bit = np.int64(1) << s
+        if removed0 & bit:
+            cleared0 += 1
+        elif removed0 & cover[s] == cover[s]:
+            exposed0 |= bit
+    best_cleared = cleared0
+    best_len = 0
+    if removed0 == all_slots:
+        return SOLVED, 0, 0, 0, cleared0
+    moves0 = exposed0 & accept[key0]
+    if pos0 < n_stock and (not when_stuck or moves0 == 0):
+        moves0 |= draw_bit
+    st_removed[0] = removed0
+    st_exposed[0] = exposed0
+    st_pos[0] = pos0
+    st_moves[0] = moves0
+    st_cleared[0] = cleared0
+    nodes = 1
+    depth = 0
+    while depth >= 0:
+        moves = st_moves[depth]
+        if moves == 0:
+            if depth > 0 and line[depth - 1] != 28:
+                tab_count[slot_rank[line[depth - 1]]] += 1  # leaving the state that removal made
+            depth -= 1
+            continue
+        low = moves & -moves  # lowest slot first: upper rows, then the bottom row, then the draw
+        st_moves[depth] = moves ^ low
+        removed = st_removed[depth]
+        exposed = st_exposed[depth]
+        pos = st_pos[depth]
+        cleared = st_cleared[depth]
+        if low == draw_bit:
+            action = 28
+            key = stock_key[pos]
+            pos += 1
+        else:
+            action = 0
+            while (np.int64(1) << action) != low:
+                action += 1
+            removed |= low
+            exposed ^= low
+            cleared += 1
+            for k in range(2):  # the (up to two) cards this one covered may now be exposed
+                t = covers[action, k]
+                if t >= 0 and removed & cover[t] == cover[t]:
+                    exposed |= np.int64(1) << t
+            key = slot_rank[action]
+        line[depth] = action
+        if removed == all_slots:
+            return SOLVED, nodes, depth + 1, best_len, 28
+        # transposition table: skip states already expanded
+        state = removed | (pos << 28) | (key << 34)
+        h = ((state * np.int64(-7046029254386353131)) >> 40) & mask  # high bits of a multiplicative hash
+        seen = False
+        while True:
+            entry = table[h]
+            if entry >> 38 != stamp:
+                break
+            if entry == state | stamp_bits:
+                seen = True
+                break
+            h = (h + 1) & mask
+        if seen:
+            continue
+        if action != 28:
+            tab_count[key] -= 1
+        if _dead(tab_count, stock_count, pos, key, wrap):
+            if action != 28:
+                tab_count[key] += 1
+            continue
+        if stored < limit:  # a full table only stops memoising: the search stays exact
+            table[h] = state | stamp_bits
+            stored += 1
+        nodes += 1
+        if nodes > max_nodes:
+            return INTRACTABLE, nodes, 0, best_len, best_cleared
+        if cleared > best_cleared:
+            best_cleared = cleared
+            best_len = depth + 1
+            for i in range(depth + 1):
+                best_line[i] = line[i]
+        child = exposed & accept[key]
+        if pos < n_stock and (not when_stuck or child == 0):
+            child |= draw_bit
+        depth += 1
+        st_removed[depth] = removed
+        st_exposed[depth] = exposed
+        st_pos[depth] = pos
+        st_moves[depth] = child
+        st_cleared[depth] = cleared
+    return UNSOLVABLE, nodes, 0, best_len, best_cleared
+
+
+class _Table:
+    """The transposition table, allocated once per process and reused through stamps."""
+
+    entries: np.ndarray | None = None
+    stamp = 0
+
+    @classmethod
+    def next(cls) -> tuple[np.ndarray, int]:
+        if cls.entries is None or cls.stamp >= 2**24:
+            cls.entries = np.zeros(1 << TABLE_BITS, dtype=np.int64)
+            cls.stamp = 0
+        cls.stamp += 1
+        return cls.entries, cls.stamp
+
+
+def search_inputs(game: TriPeaksGame) -> dict[str, Any]:
+    """The compact full-information position of a game, as the search takes it."""
+    return {
+        "slot_rank": np.array([c % 13 + 1 for c in game.tableau], dtype=np.int64),
+        "stock_key": np.array([0 if c == JOKER else c % 13 + 1 for c in game.stock], dtype=np.int64),
+        "accept": np.array(game._accept, dtype=np.int64),
+        "removed": game.removed,
+        "pos": game.stock_pos,
+        "key": game._key,
+        "when_stuck": game.rules.draw == "when_stuck",
+    }
+
+
+def solve_tripeaks(game: TriPeaksGame, *, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
+    """Solve a TriPeaks position exactly, with full information (it reads hidden cards).
+
+    ``solved``: ``line`` is a winning list of env actions from the position.  Otherwise
+    ``line`` reaches the most cards cleared that the search met (``best``), which for an
+    ``unsolvable`` position is the most that can be cleared at all.
+    """
+    if max_nodes < 1:
+        raise ValueError(f"max_nodes must be at least 1, got {max_nodes!r}")
+    start = time.perf_counter()
+    x = search_inputs(game)
+    table, stamp = _Table.next()
+    line = np.zeros(MAX_LINE, dtype=np.int64)
+    best_line = np.zeros(MAX_LINE, dtype=np.int64)
+    status, nodes, n_line, n_best, best = _search(
+        _COVER,
+        _COVERS,
+        x["accept"],
+        x["slot_rank"],
+        x["stock_key"],
+        x["removed"],
+        x["pos"],
+        x["key"],
+        x["when_stuck"],
+        game.rules.wrap,
+        max_nodes,
+        table,
+        stamp,
+        line,
+        best_line,
+    )
+    found = line[:n_line] if status == SOLVED else best_line[:n_best]
+    return SolveResult(
+        _STATUS[int(status)],
+        tuple(int(a) for a in found),
+        int(nodes),
+        int(best),
+        time.perf_counter() - start,
+    )
+
+
+assert DRAW == 28 and NUM_SLOTS == 28  # the search hard-codes both
