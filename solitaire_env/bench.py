@@ -78,12 +78,15 @@ class Ratio:
     rounds: int
     target: float | None = None
 
+    reference_name: str = "CartPole"
+    unit: str = "steps/s"
+
     def line(self) -> str:
         verdict = "" if self.target is None else ("  PASS" if self.ratio >= self.target else "  BELOW TARGET")
         target = "" if self.target is None else f" (target >= {self.target:g}x)"
         return (
-            f"{self.name:<34} {self.ratio:6.2f}x CartPole{target}{verdict}   "
-            f"[{self.subject_rate:,.0f} vs {self.reference_rate:,.0f} steps/s, median of {self.rounds} rounds]"
+            f"{self.name:<38} {self.ratio:6.2f}x {self.reference_name}{target}{verdict}   "
+            f"[{self.subject_rate:,.1f} vs {self.reference_rate:,.1f} {self.unit}, median of {self.rounds} rounds]"
         )
 
 
@@ -152,6 +155,59 @@ def fortythieves_env_ratio(*, steps: int = 50_000, rounds: int = 7, seed: int = 
     )
 
 
+def solver_ratio(*, wrap: bool, deals_per_round: int = 10, rounds: int = 7) -> Ratio:
+    """TriPeaks exact solver (numba) vs the plain pure-Python DFS, deals/s on the same deals.
+
+    Round r solves deals ``TP1-<E|C>`` of seeds ``r*k .. r*k+k-1`` with both solvers, the
+    order alternating per round; the verdicts must agree (else this raises).
+    """
+    from solitaire_env.deals import TriPeaksDeal
+    from solitaire_env.solver.reference import reference_solvable
+    from solitaire_env.solver.tripeaks import solve_tripeaks
+    from solitaire_env.tripeaks.game import TriPeaksGame
+    from solitaire_env.tripeaks.rules import TriPeaksRules
+
+    rules = TriPeaksRules(wrap=wrap)
+    solve_tripeaks(TriPeaksGame(TriPeaksDeal.from_seed(0), rules))  # compile (or load the cache)
+    ratios, fast_rates, ref_rates = [], [], []
+    for r in range(rounds):
+        games = [
+            TriPeaksGame(TriPeaksDeal.from_seed(seed), rules)
+            for seed in range(r * deals_per_round, (r + 1) * deals_per_round)
+        ]
+
+        def fast() -> tuple[float, list[bool]]:
+            start = time.perf_counter()
+            verdicts = [solve_tripeaks(g).status == "solved" for g in games]
+            return time.perf_counter() - start, verdicts
+
+        def ref() -> tuple[float, list[bool]]:
+            start = time.perf_counter()
+            verdicts = [reference_solvable(g) for g in games]
+            return time.perf_counter() - start, verdicts
+
+        if r % 2:
+            (t_ref, v_ref), (t_fast, v_fast) = ref(), fast()
+        else:
+            (t_fast, v_fast), (t_ref, v_ref) = fast(), ref()
+        if v_fast != v_ref:
+            raise AssertionError(f"verdicts differ in round {r}: {v_fast} vs {v_ref}")
+        ratios.append(t_ref / t_fast)
+        fast_rates.append(deals_per_round / t_fast)
+        ref_rates.append(deals_per_round / t_ref)
+    name = f"TriPeaks solver, {'Easy' if wrap else 'Classic'}"
+    return Ratio(
+        name,
+        statistics.median(ratios),
+        statistics.median(fast_rates),
+        statistics.median(ref_rates),
+        rounds,
+        50.0,
+        reference_name="pure-Python DFS",
+        unit="deals/s",
+    )
+
+
 def machine() -> str:
     import os
 
@@ -162,12 +218,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m solitaire_env.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (median taken), default 7")
     parser.add_argument("--steps", type=int, default=50_000, help="steps per side per round, default 50000")
+    parser.add_argument(
+        "--only", choices=["env", "solver"], help="run only the env benchmarks or only the solver benchmarks"
+    )
+    parser.add_argument("--solver-deals", type=int, default=10, help="deals per solver round, default 10")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.steps < 1:
         parser.error("--rounds and --steps must be at least 1")
     print(f"machine: {machine()}")
-    for bench in (tripeaks_env_ratio, fortythieves_env_ratio):
-        print(bench(steps=args.steps, rounds=args.rounds).line(), flush=True)
+    if args.only != "solver":
+        for bench in (tripeaks_env_ratio, fortythieves_env_ratio):
+            print(bench(steps=args.steps, rounds=args.rounds).line(), flush=True)
+    if args.only != "env":
+        for wrap in (True, False):
+            print(solver_ratio(wrap=wrap, deals_per_round=args.solver_deals, rounds=args.rounds).line(), flush=True)
     return 0
 
 

@@ -40,11 +40,24 @@ _COVERS = np.array([[*COVERS[s], -1, -1][:2] for s in range(NUM_SLOTS)], dtype=n
 
 @njit(cache=True)
 def _dead(tab_count, stock_count, pos, key, wrap):
-    """True when some remaining tableau card can never be played: no card of a neighbouring
-    rank is left anywhere it could come from (the waste now, the tableau, the rest of the
-    stock), and no joker either.  A necessary condition for a win, so pruning on it is exact."""
+    """True when the state cannot be won, by two necessary conditions (so pruning is exact):
+    every remaining tableau card needs a card of a neighbouring rank somewhere it could come
+    from (the waste now, the tableau, the rest of the stock) or a joker; and, with the stock
+    spent and no wrap, the remaining cards must fit one chain of alternating rank parity."""
     if key == 0 or stock_count[pos, 0] > 0:
         return False
+    if not wrap and pos == stock_count.shape[0] - 1:
+        # No stock left and no K-A wrap: what remains must go in one chain, whose ranks
+        # alternate in parity, starting with the parity opposite to the waste card's.
+        left = 0
+        odd = 0
+        for r in range(1, 14):
+            left += tab_count[r]
+            if r & 1:
+                odd += tab_count[r]
+        opposite = odd if key % 2 == 0 else left - odd
+        if opposite != (left + 1) // 2:
+            return True
     for r in range(1, 14):
         if tab_count[r] > 0:
             lo = r - 1 if r > 1 else (13 if wrap else 0)
@@ -156,6 +169,12 @@ def _search(
         line[depth] = action
         if removed == all_slots:
             return SOLVED, nodes, depth + 1, best_len, 28
+        if action != 28:
+            tab_count[key] -= 1
+        if _dead(tab_count, stock_count, pos, key, wrap):
+            if action != 28:
+                tab_count[key] += 1
+            continue
         # transposition table: skip states already expanded
         state = removed | (pos << 28) | (key << 34)
         h = ((state * np.int64(-7046029254386353131)) >> 40) & mask  # high bits of a multiplicative hash
@@ -169,10 +188,6 @@ def _search(
                 break
             h = (h + 1) & mask
         if seen:
-            continue
-        if action != 28:
-            tab_count[key] -= 1
-        if _dead(tab_count, stock_count, pos, key, wrap):
             if action != 28:
                 tab_count[key] += 1
             continue
@@ -231,8 +246,9 @@ def solve_tripeaks(game: TriPeaksGame, *, max_nodes: int = DEFAULT_MAX_NODES) ->
     """Solve a TriPeaks position exactly, with full information (it reads hidden cards).
 
     ``solved``: ``line`` is a winning list of env actions from the position.  Otherwise
-    ``line`` reaches the most cards cleared that the search met (``best``), which for an
-    ``unsolvable`` position is the most that can be cleared at all.
+    ``line`` reaches the most cards cleared among the positions the search expanded
+    (``best``): the pruning skips positions that cannot lead to a win, so this is a good line,
+    not a proven maximum.
     """
     if max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes!r}")
