@@ -170,26 +170,24 @@ def solver_ratio(*, wrap: bool, deals_per_round: int = 10, rounds: int = 7) -> R
     rules = TriPeaksRules(wrap=wrap)
     solve_tripeaks(TriPeaksGame(TriPeaksDeal.from_seed(0), rules))  # compile (or load the cache)
     ratios, fast_rates, ref_rates = [], [], []
+
+    def timed(solver: Callable[[TriPeaksGame], bool], games: list[TriPeaksGame]) -> tuple[float, list[bool]]:
+        start = time.perf_counter()
+        verdicts = [solver(g) for g in games]
+        return time.perf_counter() - start, verdicts
+
+    def fast(g: TriPeaksGame) -> bool:
+        return solve_tripeaks(g).status == "solved"
+
     for r in range(rounds):
-        games = [
-            TriPeaksGame(TriPeaksDeal.from_seed(seed), rules)
-            for seed in range(r * deals_per_round, (r + 1) * deals_per_round)
-        ]
-
-        def fast() -> tuple[float, list[bool]]:
-            start = time.perf_counter()
-            verdicts = [solve_tripeaks(g).status == "solved" for g in games]
-            return time.perf_counter() - start, verdicts
-
-        def ref() -> tuple[float, list[bool]]:
-            start = time.perf_counter()
-            verdicts = [reference_solvable(g) for g in games]
-            return time.perf_counter() - start, verdicts
-
+        seeds = range(r * deals_per_round, (r + 1) * deals_per_round)
+        games = [TriPeaksGame(TriPeaksDeal.from_seed(seed), rules) for seed in seeds]
         if r % 2:
-            (t_ref, v_ref), (t_fast, v_fast) = ref(), fast()
+            t_ref, v_ref = timed(reference_solvable, games)
+            t_fast, v_fast = timed(fast, games)
         else:
-            (t_fast, v_fast), (t_ref, v_ref) = fast(), ref()
+            t_fast, v_fast = timed(fast, games)
+            t_ref, v_ref = timed(reference_solvable, games)
         if v_fast != v_ref:
             raise AssertionError(f"verdicts differ in round {r}: {v_fast} vs {v_ref}")
         ratios.append(t_ref / t_fast)
