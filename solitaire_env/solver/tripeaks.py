@@ -29,6 +29,7 @@ from solitaire_env.tripeaks.rules import COVER_MASK, COVERS, DRAW, NUM_SLOTS
 #: Default node budget (the table holds 1.4 M states, so memoising never stops within it).
 DEFAULT_MAX_NODES = 1_000_000
 TABLE_BITS = 21  # 4 M entries of 8 bytes, allocated once per process
+SMALL_TABLE_BITS = 14  # 16 K entries (128 KB): short searches stay in the cache
 MAX_LINE = 64
 
 SOLVED, UNSOLVABLE, INTRACTABLE = 0, 1, 2
@@ -83,16 +84,20 @@ def _search(
     when_stuck,
     wrap,
     max_nodes,
-    table,
+    small_table,
+    big_table,
     stamp,
     line,
     best_line,
 ):
     """Iterative DFS. Returns (status, nodes, line length, best length, best cleared).
 
-    ``table`` entries hold ``state | stamp << 38`` (0 = free): an entry of an older stamp
-    counts as free, so the table never needs clearing between searches.
+    Table entries hold ``state | stamp << 38`` (0 = free): an entry of an older stamp counts
+    as free, so no table needs clearing between searches.  A search starts in the small table
+    (it stays in the processor's cache, which is what makes short searches fast) and moves
+    its entries to the big one when the small one fills.
     """
+    table = small_table
     all_slots = (np.int64(1) << 28) - 1
     draw_bit = np.int64(1) << 28
     n_stock = stock_key.shape[0]
@@ -191,6 +196,22 @@ def _search(
             if action != 28:
                 tab_count[key] += 1
             continue
+        if stored >= limit and table.shape[0] < big_table.shape[0]:
+            # move to the big table: re-insert every entry of this search
+            for i in range(table.shape[0]):
+                entry = table[i]
+                if entry >> 38 == stamp:
+                    old = entry & ((np.int64(1) << 38) - 1)
+                    j = ((old * np.int64(-7046029254386353131)) >> 40) & (big_table.shape[0] - 1)
+                    while big_table[j] >> 38 == stamp:
+                        j = (j + 1) & (big_table.shape[0] - 1)
+                    big_table[j] = entry
+            table = big_table
+            mask = table.shape[0] - 1
+            limit = (table.shape[0] * 7) // 10
+            h = ((state * np.int64(-7046029254386353131)) >> 40) & mask
+            while table[h] >> 38 == stamp:
+                h = (h + 1) & mask
         if stored < limit:  # a full table only stops memoising: the search stays exact
             table[h] = state | stamp_bits
             stored += 1
@@ -217,23 +238,26 @@ def _search(
 class _Table:
     """The transposition table, allocated once per process and reused through stamps."""
 
-    entries: np.ndarray | None = None
+    small: np.ndarray | None = None
+    big: np.ndarray | None = None
     stamp = 0
 
     @classmethod
-    def next(cls) -> tuple[np.ndarray, int]:
-        if cls.entries is None or cls.stamp >= 2**24:
-            cls.entries = np.zeros(1 << TABLE_BITS, dtype=np.int64)
+    def next(cls) -> tuple[np.ndarray, np.ndarray, int]:
+        if cls.small is None or cls.big is None or cls.stamp >= 2**24:
+            cls.small = np.zeros(1 << SMALL_TABLE_BITS, dtype=np.int64)
+            cls.big = np.zeros(1 << TABLE_BITS, dtype=np.int64)
             cls.stamp = 0
         cls.stamp += 1
-        return cls.entries, cls.stamp
+        return cls.small, cls.big, cls.stamp
 
 
 def search_inputs(game: TriPeaksGame) -> dict[str, Any]:
     """The compact full-information position of a game, as the search takes it."""
+    stock = np.array(game.stock, dtype=np.int64)
     return {
-        "slot_rank": np.array([c % 13 + 1 for c in game.tableau], dtype=np.int64),
-        "stock_key": np.array([0 if c == JOKER else c % 13 + 1 for c in game.stock], dtype=np.int64),
+        "slot_rank": np.array(game.tableau, dtype=np.int64) % 13 + 1,
+        "stock_key": np.where(stock == JOKER, 0, stock % 13 + 1),
         "accept": np.array(game._accept, dtype=np.int64),
         "removed": game.removed,
         "pos": game.stock_pos,
@@ -254,7 +278,7 @@ def solve_tripeaks(game: TriPeaksGame, *, max_nodes: int = DEFAULT_MAX_NODES) ->
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes!r}")
     start = time.perf_counter()
     x = search_inputs(game)
-    table, stamp = _Table.next()
+    small, big, stamp = _Table.next()
     line = np.zeros(MAX_LINE, dtype=np.int64)
     best_line = np.zeros(MAX_LINE, dtype=np.int64)
     status, nodes, n_line, n_best, best = _search(
@@ -269,7 +293,8 @@ def solve_tripeaks(game: TriPeaksGame, *, max_nodes: int = DEFAULT_MAX_NODES) ->
         x["when_stuck"],
         game.rules.wrap,
         max_nodes,
-        table,
+        small,
+        big,
         stamp,
         line,
         best_line,
@@ -277,7 +302,7 @@ def solve_tripeaks(game: TriPeaksGame, *, max_nodes: int = DEFAULT_MAX_NODES) ->
     found = line[:n_line] if status == SOLVED else best_line[:n_best]
     return SolveResult(
         _STATUS[int(status)],
-        tuple(int(a) for a in found),
+        tuple(found.tolist()),
         int(nodes),
         int(best),
         time.perf_counter() - start,
