@@ -20,6 +20,7 @@ from solitaire_env.deals import (
 )
 
 if TYPE_CHECKING:
+    from solitaire_env.solver.hint import Hint
     from solitaire_env.solver.result import SolveResult
 
 __version__ = "0.1.0"
@@ -32,6 +33,13 @@ def solve(game: Any, *, max_nodes: int | None = None) -> SolveResult:
     return _solve(game, max_nodes=max_nodes)
 
 
+def hint(game: Any, *, max_nodes: int | None = None) -> Hint:
+    """One move worth trying and a verdict that never peeks (see :func:`solitaire_env.solver.hint.hint`)."""
+    from solitaire_env.solver.hint import hint as _hint
+
+    return _hint(game, max_nodes=max_nodes)
+
+
 __all__ = [
     "DealCode",
     "DealCodeError",
@@ -40,6 +48,7 @@ __all__ = [
     "TriPeaksDeal",
     "__version__",
     "decode_deal",
+    "hint",
     "parse_deal_code",
     "solve",
 ]

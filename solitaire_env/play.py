@@ -54,6 +54,7 @@ from solitaire_env.fortythieves.rules import (
 )
 from solitaire_env.fortythieves.rules import get_scoring as ft_get_scoring
 from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, tripeaks_columns
+from solitaire_env.solver.hint import Hint, hint
 from solitaire_env.tripeaks.game import REASONS, TriPeaksGame
 from solitaire_env.tripeaks.rules import DRAW, NUM_SLOTS, ROW_OF, TriPeaksRules
 from solitaire_env.tripeaks.scoring import Scoring, get_scoring
@@ -68,8 +69,8 @@ HELP_TEXT = (
 )
 #: One-line key summary shown under the Forty Thieves board.
 FT_KEYS_LINE = (
-    "keys: ←→ cursor  Enter double-click  Space tap  3 5 · w f · f2 7 move  D draw  U undo  N new  R restart  ? help"
-    "  Q quit"
+    "keys: ←→ cursor  Enter double-click  Space tap  3 5 · w f · f2 7 move  D draw  U undo  H hint  N new  R restart"
+    "  ? help  Q quit"
 )
 #: The longer Forty Thieves help shown by ``?``.
 FT_HELP_TEXT = (
@@ -77,7 +78,7 @@ FT_HELP_TEXT = (
     "(to a foundation, else the longest column that takes it, else an empty one); Space = tap "
     "(to a foundation; the waste card also to a column); or type a source (1-9, 0 = column 10, "
     "w waste, f1-f8 a foundation) then a destination (1-9, 0, f = foundation): 3 5, w f, f2 7; "
-    "Backspace/Esc cancel; D draw, U undo, N new deal, R restart this deal, Q quit"
+    "Backspace/Esc cancel; D draw, U undo, H hint, N new deal, R restart this deal, Q quit"
 )
 #: Every key name a session understands (after :func:`normalize_key`).
 KEY_NAMES = frozenset(
@@ -105,9 +106,36 @@ _ALIASES = {
 _COLS = tripeaks_columns()
 
 
+#: The exits offered with an "unwinnable" hint (seed 001: undo, hint, the same deal, another deal).
+HINT_EXITS = "exits: U undo · H hint · R replay same deal · N new deal"
+
+
+def hint_message(h: Hint, what: str, keys: str) -> str:
+    """The status line of a hint: the move in words and the keys that play it, the verdict and
+    the reason: ``hint: remove 6♠ (slot 18) [Enter] · unknown: cards are still hidden: ...``."""
+    move = f"{what} [{keys}]" if h.action is not None else "no move"
+    if h.verdict == "unwinnable":
+        best = f"; best try: {move}" if h.action is not None else ""
+        return f"hint: unwinnable: {h.reason}{best}; {HINT_EXITS}"
+    if h.verdict == "winnable":
+        if h.action is None:
+            return f"hint: {h.reason}"
+        return f"hint: {move} · winnable: {h.reason} ({len(h.line)} moves)"
+    return f"hint: {move} · unknown: {h.reason}"
+
+
+def _tp_hint(game: TriPeaksGame) -> tuple[Hint, str]:
+    """The hint for a TriPeaks position and its status line (seed 001)."""
+    h = hint(game)
+    if h.action is None or h.action == DRAW:
+        return h, hint_message(h, "draw", "D")
+    view = game.public_view()["tableau"][h.action]
+    return h, hint_message(h, f"remove {symbol(view)} (slot {h.action})", "Enter")
+
+
 def _hint_text(game: TriPeaksGame) -> str:
-    """The hint line for the position of ``game`` (the hint engine arrives in a later issue)."""
-    return "hint: not available yet"
+    """The hint line for the position of ``game`` (see :func:`solitaire_env.solver.hint.hint`)."""
+    return _tp_hint(game)[1]
 
 
 def normalize_key(key: str) -> str:
@@ -412,7 +440,11 @@ class PlaySession(Session):
         return False
 
     def _hint(self) -> str:
-        return _hint_text(self.game)
+        """Hint: the suggested card gets the cursor (so Enter plays it); the line names it."""
+        h, text = _tp_hint(self.game)
+        if h.action is not None and h.action != DRAW:
+            self.cursor = h.action
+        return text
 
     def _play_slot_number(self, number: int) -> None:
         if number > DRAW:
@@ -493,6 +525,17 @@ def ft_place(src: int) -> str:
     if src == WASTE:
         return "the waste"
     return f"foundation {src - FIRST_FOUNDATION_SRC + 1}"
+
+
+def _ft_key(index: int, *, dest: bool = False) -> str:
+    """The key(s) that type a source (or, with ``dest``, a destination): ``3``, ``0``, ``w``, ``f2``, ``f``."""
+    if index < NUM_COLUMNS:
+        return str((index + 1) % 10)
+    if dest:
+        return "f"
+    if index == WASTE:
+        return "w"
+    return f"f{index - FIRST_FOUNDATION_SRC + 1}"
 
 
 def _ft_dest(dst: int) -> str:
@@ -672,7 +715,15 @@ class FortyThievesSession(Session):
         return "can't go to a foundation yet (a tap only sends column cards to the foundations)"
 
     def _hint(self) -> str:
-        return "no hints in Forty Thieves: the app has no hint or solver"
+        """Hint: the cursor goes to the suggested move's source; the line names the move and
+        the keys that type it (seed 004's app has no hint; this package offers one anyway)."""
+        h = hint(self.game)
+        if h.action is None or h.action == self.DRAW:
+            return hint_message(h, "draw", "D")
+        src, dst = divmod(h.action, NUM_DESTS)
+        if src in self.cursor_sources():
+            self.cursor = src
+        return hint_message(h, self._describe(h.action), f"type {_ft_key(src)} {_ft_key(dst, dest=True)}")
 
     def _describe(self, action: int) -> str:
         if action == self.DRAW:

@@ -83,6 +83,7 @@ def _search(
     key0,
     when_stuck,
     wrap,
+    prune,
     max_nodes,
     small_table,
     big_table,
@@ -176,7 +177,7 @@ def _search(
             return SOLVED, nodes, depth + 1, best_len, 28
         if action != 28:
             tab_count[key] -= 1
-        if _dead(tab_count, stock_count, pos, key, wrap):
+        if prune and _dead(tab_count, stock_count, pos, key, wrap):
             if action != 28:
                 tab_count[key] += 1
             continue
@@ -266,14 +267,34 @@ def search_inputs(game: TriPeaksGame) -> dict[str, Any]:
     }
 
 
-def solve_tripeaks(game: TriPeaksGame, *, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
+def solve_tripeaks(
+    game: TriPeaksGame, *, max_nodes: int = DEFAULT_MAX_NODES, maximise_cleared: bool = False
+) -> SolveResult:
     """Solve a TriPeaks position exactly, with full information (it reads hidden cards).
 
     ``solved``: ``line`` is a winning list of env actions from the position.  Otherwise
     ``line`` reaches the most cards cleared among the positions the search expanded
-    (``best``): the pruning skips positions that cannot lead to a win, so this is a good line,
-    not a proven maximum.
+    (``best``).  The search prunes positions that cannot be won, so by default that is a good
+    line, not a proven maximum; with ``maximise_cleared=True`` an unsolvable position is
+    searched again without that pruning, and ``best`` is then the most cards that can be
+    cleared at all (within the budget: ``extra["best_exact"]`` says whether it was proved).
     """
+    result = _solve(game, max_nodes, prune=True)
+    if maximise_cleared and result.status == "unsolvable":
+        again = _solve(game, max_nodes, prune=False)
+        exact = again.status == "unsolvable"
+        return SolveResult(
+            "unsolvable",
+            again.line,
+            result.nodes + again.nodes,
+            again.best,
+            result.seconds + again.seconds,
+            {"best_exact": exact},
+        )
+    return result
+
+
+def _solve(game: TriPeaksGame, max_nodes: int, *, prune: bool) -> SolveResult:
     if max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes!r}")
     start = time.perf_counter()
@@ -292,6 +313,7 @@ def solve_tripeaks(game: TriPeaksGame, *, max_nodes: int = DEFAULT_MAX_NODES) ->
         x["key"],
         x["when_stuck"],
         game.rules.wrap,
+        prune,
         max_nodes,
         small,
         big,
