@@ -506,3 +506,226 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         session = play.PlaySession(deal, rules, args.scoring or "app", rng=rng)
     return play.run(session, lines=args.lines)
+
+
+# --------------------------------------------------------------------------- solve
+
+SOLVE_EPILOG = """\
+One deal: prints the verdict (solved / unsolvable / intractable), the line (a winning line,
+or the line that clears the most cards) as env actions and in words, the node count and the
+time.  The solver sees every card: it is an oracle, not a player.
+
+Many deals (--deals N): draws N codes from numpy's default_rng(--seed, default 0) with
+solitaire_env.deals.random_code (the draw env.reset(seed=...) makes), solves them in
+--workers processes and prints each verdict's count and share with a 95% Wilson interval,
+mean and max nodes, mean solver ms per deal and the wall time.
+
+The exit status is 0 for every verdict; 2 for bad input.
+
+examples:
+  solitaire-env solve TP1-E-AAAAAAB
+  solitaire-env solve TP1-C-AAAAAAB --max-nodes 10000
+  solitaire-env solve TP1-E-AAAAAAB --draw when_stuck --jokers 1
+  solitaire-env solve "8S AD ... | 5H | 8D ..." --rules C
+  solitaire-env solve --deals 10000 --seed 0 --rules E
+  solitaire-env solve --deals 1000 --seed 0 --rules C --workers 2 --json results.json
+  solitaire-env solve --deals 20 --game ft --seed 1
+"""
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"want a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"want a whole number >= 1, got {text!r}")
+    return value
+
+
+def _rule_options(args: argparse.Namespace, game: str) -> dict[str, Any]:
+    """The rule options (other than the rule letter) the arguments give for ``game``."""
+    if game == "FT":
+        return {} if args.foundation_return is None else {"foundation_return": args.foundation_return == "on"}
+    names = (("jokers", "jokers"), ("draw", "draw"), ("waste_start", "waste_start"))
+    return {key: getattr(args, attr) for attr, key in names if getattr(args, attr) is not None}
+
+
+@verb(
+    "solve",
+    "solve a deal (verdict, winning line, nodes, time), or the solvability of N random deals",
+    *SOURCE_ARGS,
+    *RULE_ARGS,
+    arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)"),
+    arg(
+        "--waste-start",
+        choices=("card", "empty"),
+        help="TriPeaks: empty: the stock has 24, any first play (default card)",
+    ),
+    arg(
+        "--foundation-return",
+        choices=("on", "off"),
+        help="Forty Thieves: whether a foundation's top card may go back to a column (default on)",
+    ),
+    arg(
+        "--max-nodes",
+        type=_positive,
+        metavar="N",
+        help="node budget per deal; a spent budget is 'intractable' (default: the solver's own)",
+    ),
+    arg("--deals", type=_positive, metavar="N", help="solve N random deals drawn from --seed and print a table"),
+    arg("--workers", type=_positive, metavar="W", help="with --deals: worker processes (default: all cores)"),
+    arg("--json", metavar="FILE", help="write the per-deal results (code, status, nodes, best, seconds, line)"),
+    arg("--no-progress", action="store_true", help="with --deals: no progress bar on stderr"),
+    epilog=SOLVE_EPILOG,
+)
+def cmd_solve(args: argparse.Namespace) -> int:
+    if args.deals is not None:
+        return _solve_many(args)
+    for option, value in (("--workers", args.workers), ("--no-progress", args.no_progress or None)):
+        if value is not None:
+            raise CLIError(f"{option} applies to --deals N only")
+    from solitaire_env.solver.api import solve
+
+    deal, letter = load_deal(args)
+    game: TriPeaksGame | FortyThievesGame
+    if isinstance(deal, FortyThievesDeal):
+        game = FortyThievesGame(deal, FortyThievesRules(**_rule_options(args, "FT")))
+    else:
+        options = _rule_options(args, "TP")
+        options["jokers"] = deal.jokers
+        game = TriPeaksGame(deal, TriPeaksRules(wrap=letter == "E", **options))
+    out = _json_file(args.json)
+    solve(game, max_nodes=1)  # load the compiled solver first, so that the time is the search's
+    result = solve(game, max_nodes=args.max_nodes)
+    print(solve_text(game, letter, result, max_nodes=args.max_nodes, source=_source_text_for_note(args)), end="")
+    if out is not None:
+        from solitaire_env.solver.stats import DealResult
+
+        name = str(deal.code) if deal.code is not None else str(deal)
+        row = DealResult(name, result.status, result.nodes, result.best, result.seconds, result.line)
+        _write_json(out, {"max_nodes": args.max_nodes, "results": [row.to_dict()]})
+    return 0
+
+
+def _json_file(path: str | None) -> Any:
+    """Open ``--json``'s file before the work starts, so that a bad path fails at once."""
+    return None if path is None else open(path, "w", encoding="utf-8")
+
+
+def _write_json(f: Any, data: dict[str, Any]) -> None:
+    """Write ``data`` as JSON, one key a line and one per-deal row (``data["results"]``) a line."""
+    import json
+
+    with f:
+        f.write("{\n")
+        for key, value in data.items():
+            if key != "results":
+                f.write(f" {json.dumps(key)}: {json.dumps(value)},\n")
+        rows = ",\n".join(f"  {json.dumps(row)}" for row in data["results"])
+        f.write(f' "results": [\n{rows}\n ]\n}}\n')
+
+
+def solve_text(game: Any, letter: str, result: Any, *, max_nodes: int | None = None, source: str | None = None) -> str:
+    """What ``solve`` prints for one deal: the deal, the verdict, the line in actions and in
+    words (replayed on a copy of ``game``), the node count and the time."""
+    from solitaire_env.solver.stats import default_budget
+
+    is_tp = isinstance(game, TriPeaksGame)
+    total, verb_done, verb_now = (28, "cleared", "clears") if is_tp else (104, "founded", "founds")
+    deal = game.deal
+    lines = []
+    for line in _code_lines(deal, "TP" if is_tp else "FT", source):
+        label, value = line.split(":", 1)
+        lines.append(f"{label + ':':<9}{value.strip()}")
+    if is_tp:
+        rules = game.rules
+        extra = [f"draw {rules.draw}"] if rules.draw != "anytime" else []
+        extra += [f"waste start {rules.waste_start}"] if rules.waste_start != "card" else []
+        extra += [f"{rules.jokers} joker(s)"] if rules.jokers else []
+        lines.append(f"rules:   {RULE_NAMES[letter]}" + (f"; {', '.join(extra)}" if extra else ""))
+    else:
+        lines.append(f"rules:   N (the app's); foundation return {'on' if game.rules.foundation_return else 'off'}")
+    budget = max_nodes if max_nodes is not None else default_budget("TP" if is_tp else "FT")
+    if result.status == "solved":
+        verdict = f"solved: a winning line of {len(result.line)} moves"
+    elif result.status == "unsolvable":
+        found = f"the best line found {verb_now} {result.best} of {total}"
+        verdict = f"unsolvable: the search is exhausted, no line wins; {found}"
+    else:
+        verdict = (
+            f"intractable: the budget of {budget:,} nodes ran out before a verdict "
+            f"(not a proof either way); the best line found {verb_now} {result.best} of {total}"
+        )
+    lines.append(f"verdict: {verdict}")
+    lines.append(f"nodes:   {result.nodes:,} (budget {budget:,})")
+    lines.append(f"time:    {1000 * result.seconds:.1f} ms")
+    title = "winning line" if result.status == "solved" else "best line"
+    lines.append("")
+    lines.append(f"{title} ({len(result.line)} actions): {' '.join(map(str, result.line)) or '(empty)'}")
+    g = game.copy()
+    width = len(str(len(result.line)))
+    for i, action in enumerate(result.line, 1):
+        name = g.action_name(action)
+        reason = g.try_play(action)
+        if reason is not None:  # a solver bug: say so rather than print a wrong line
+            raise CLIError(f"the solver's line is illegal at move {i} ({name}): {reason}")
+        if is_tp and action == 28:
+            name += f" ({card_text(g.waste[-1])})"
+        lines.append(f"  {i:>{width}}. {name}")
+    state = "won" if g.won else "not won"
+    lines.append(f"after the line: {state}, {g.progress}/{total} {verb_done}")
+    return "\n".join(lines) + "\n"
+
+
+def _solve_many(args: argparse.Namespace) -> int:
+    import time
+
+    from solitaire_env.solver import stats
+
+    if _source_text(args) is not None:
+        raise CLIError("give one deal (CODE, --string-in or --file) or --deals N, not both")
+    game: GameName = args.game or "TP"
+    why = f" (--game {game.lower()})" if args.game else " (--game tp by default; add --game ft for Forty Thieves)"
+    _check_game_options(args, game, "the random deals", why)
+    rule = (args.rules or "E") if game == "TP" else "N"
+    seed = 0 if args.seed is None else args.seed
+    rules = _rule_options(args, game)
+    workers = args.workers or stats.default_workers()
+    budget = args.max_nodes if args.max_nodes is not None else stats.default_budget(game)
+    out = _json_file(args.json)
+    codes = stats.draw_codes(args.deals, seed, game, rule)
+    what = f"{GAME_NAMES[game]}" + (f", rules {rule}: {RULE_NAMES[rule]}" if game == "TP" else "")
+    if rules:
+        what += "; " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rules.items())
+    print(what)
+    print(
+        f"{args.deals} deals: codes {codes[0]}{' ...' if len(codes) > 1 else ''} drawn from numpy "
+        f"default_rng({seed}) by random_code; budget {budget:,} nodes per deal; "
+        f"{min(workers, args.deals)} worker process(es)"
+    )
+    start = time.perf_counter()
+    rows = stats.solvability(
+        codes, max_nodes=args.max_nodes, workers=workers, progress=not args.no_progress, rules=rules
+    )
+    wall = time.perf_counter() - start
+    print()
+    print(stats.summary_table(rows, wall_seconds=wall), end="")
+    if out is not None:
+        _write_json(
+            out,
+            {
+                "game": game,
+                "rule": rule,
+                "rules": rules,
+                "seed": seed,
+                "deals": args.deals,
+                "codes_from": f"numpy.random.default_rng({seed}) + solitaire_env.deals.random_code",
+                "max_nodes": budget,
+                "workers": min(workers, args.deals),
+                "wall_seconds": wall,
+                "summary": stats.summary(rows),
+                "results": [row.to_dict() for row in rows],
+            },
+        )
+    return 0

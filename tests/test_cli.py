@@ -81,7 +81,7 @@ def board_rows(out: str) -> list[str]:
 
 
 def test_verbs_registered() -> None:
-    assert {"deal", "play"} <= set(VERBS)
+    assert {"deal", "play", "solve"} <= set(VERBS)
 
 
 def test_deal_shows_code_rules_and_opening_board(capsys: pytest.CaptureFixture[str]) -> None:
@@ -409,7 +409,7 @@ def test_module_play_piped_until_eof() -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert proc.stdout.count("TriPeaks  TP1-E-AAAAAAB") == 9  # the start, then one screen per line
-    assert "hint: not available yet" in proc.stdout
+    assert "hint: " in proc.stdout
     assert "unknown key 'foo'" in proc.stdout
     # d draws, right and enter find nothing to remove, u undoes the draw, 18 removes 6♠:
     # two moves (undo never decrements the counter)
@@ -623,8 +623,8 @@ def test_session_up_and_down_jump_rows() -> None:
 def test_session_hint_esc_help_and_unknown_key() -> None:
     s = session()
     s.handle("h")
-    assert s.message == _hint_text(s.game) == "hint: not available yet"
-    assert "hint: not available yet" in s.screen()
+    assert s.message == _hint_text(s.game) and s.message.startswith("hint: ")
+    assert "hint: " in s.screen()
     s.handle("esc")
     assert s.message == ""
     s.handle("?")
@@ -931,7 +931,7 @@ def test_ft_session_backspace_new_deal_restart_help_quit() -> None:
     keys(s, "?")
     assert "double click" in s.message
     keys(s, "h")
-    assert "no hint" in s.message
+    assert "hint: " in s.message
     keys(s, "up")
     assert "← →" in s.message
     assert s.handle("q") is False and not s.running
@@ -1005,3 +1005,251 @@ def test_module_play_forty_thieves_random_seeded() -> None:
     codes = re.findall(r"Forty Thieves  (FT1-N-[A-Z2-7]{7})", proc.stdout)
     assert len(codes) == 2 and codes[0] != codes[1]
     assert "--- d" not in proc.stdout
+
+
+# --------------------------------------------------------------------------- solve
+
+#: An Easy deal the solver proves unsolvable (about 186,000 nodes, a fraction of a second).
+UNSOLVABLE_CODE = "TP1-E-UMH6XT6"
+
+
+def solve_output_line(out: str) -> list[int]:
+    """The actions of the ``winning line`` / ``best line`` of ``solve``'s output."""
+    m = re.search(r"^(?:winning|best) line \((\d+) actions\): (.*)$", out, re.M)
+    assert m, out
+    line = [] if m.group(2) == "(empty)" else [int(a) for a in m.group(2).split()]
+    assert len(line) == int(m.group(1))
+    return line
+
+
+def test_solve_one_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    from solitaire_env.tripeaks.game import TriPeaksGame
+
+    status, out, err = run(capsys, "solve", CODE)
+    assert status == 0 and err == ""
+    assert f"code:    {CODE}" in out and "Easy" in out
+    assert re.search(r"^verdict: solved: a winning line of \d+ moves$", out, re.M)
+    assert re.search(r"^nodes:   [\d,]+ \(budget 1,000,000\)$", out, re.M)
+    assert re.search(r"^time:    [\d.]+ ms$", out, re.M)
+    line = solve_output_line(out)
+    deal = decode_deal(CODE)
+    assert isinstance(deal, TriPeaksDeal)
+    game = TriPeaksGame(deal)
+    words = re.findall(r"^ +(\d+)\. (.*)$", out, re.M)
+    assert [int(i) for i, _ in words] == list(range(1, len(line) + 1))
+    for action, (_, name) in zip(line, words):
+        assert name.startswith(game.action_name(action))
+        game.play(action)
+        if action == DRAW:
+            assert name == f"draw ({card_text(game.waste[-1])})"
+    assert game.won
+    assert out.endswith("after the line: won, 28/28 cleared\n")
+    assert "??" not in out  # every removed card is face up when it is removed
+
+
+def test_solve_unsolvable_and_intractable_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", UNSOLVABLE_CODE)
+    assert status == 0
+    m = re.search(r"^verdict: unsolvable: .* the best line found clears (\d+) of 28$", out, re.M)
+    assert m, out
+    best = int(m.group(1))
+    assert f"after the line: not won, {best}/28 cleared" in out
+    assert len(solve_output_line(out)) > 0
+    status, out, _ = run(capsys, "solve", UNSOLVABLE_CODE.lower(), "--max-nodes", "100")
+    assert status == 0
+    assert "verdict: intractable: the budget of 100 nodes ran out" in out
+    assert "nodes:   101 (budget 100)" in out
+    assert "unsolvable" not in out
+
+
+def test_solve_deal_string_and_rule_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from solitaire_env.tripeaks.game import TriPeaksGame
+
+    classic = "TP1-C-AAAAAAB"
+    text = str(decode_deal(classic))
+    _, by_code, _ = run(capsys, "solve", classic)
+    status, by_string, _ = run(capsys, "solve", "--rules", "c", "--string-in", text)
+    assert status == 0 and "code:    none (a deal string)" in by_string and "Classic" in by_string
+    assert by_code.split("\nnodes:")[0].split("verdict:")[1] == by_string.split("\nnodes:")[0].split("verdict:")[1]
+    assert solve_output_line(by_code) == solve_output_line(by_string)
+    status, out, _ = run(capsys, "solve", CODE, "--draw", "when_stuck", "--jokers", "1", "--waste-start", "empty")
+    assert status == 0
+    assert "rules:   Easy (K and A are adjacent); draw when_stuck, waste start empty, 1 joker(s)" in out
+    deal = decode_deal(CODE, jokers=1)
+    assert isinstance(deal, TriPeaksDeal)
+    game = TriPeaksGame(deal, TriPeaksRules(draw="when_stuck", waste_start="empty", jokers=1))
+    for action in solve_output_line(out):
+        assert game.try_play(action) is None
+    assert game.won == ("verdict: solved" in out)
+
+
+def test_solve_forty_thieves_small_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "solve", FT_CODE, "--max-nodes", "50")
+    assert status == 0, err
+    assert f"code:    {FT_CODE}" in out and "game:    Forty Thieves" in out
+    assert re.search(r"^verdict: (solved|unsolvable|intractable)", out, re.M)
+    assert re.search(r"/104 founded$", out, re.M)
+
+
+def test_solve_many_deals_table_and_json(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLike[str]) -> None:
+    import json
+
+    from solitaire_env.solver.stats import draw_codes
+
+    path = os.path.join(tmp_path, "results.json")
+    argv = ["solve", "--deals", "6", "--seed", "0", "--rules", "C", "--workers", "2", "--json", path]
+    status, out, err = run(capsys, *argv)
+    assert status == 0
+    assert "solving" in err and "6/6" in err  # the tqdm bar, on stderr
+    assert "6 deals: codes TP1-C-UMH6XT6 ... drawn from numpy default_rng(0)" in out
+    assert "2 worker process(es)" in out
+    table = {line.split()[0]: line.split() for line in out.splitlines() if line.split()}
+    n = {s: int(table[s][1]) for s in ("solved", "unsolvable", "intractable")}
+    assert sum(n.values()) == 6 and table["all"][1] == "6"
+    assert "95% CI (Wilson)" in out and re.search(r"^wall time [\d.]+ s", out, re.M)
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    assert [row["code"] for row in data["results"]] == draw_codes(6, 0, "TP", "C")
+    assert data["seed"] == 0 and data["rule"] == "C" and data["max_nodes"] == 1_000_000
+    assert data["summary"]["solved"]["count"] == n["solved"]
+    for row in data["results"]:
+        assert set(row) >= {"code", "status", "nodes", "seconds", "best"}
+        _, single, _ = run(capsys, "solve", row["code"])
+        assert f"verdict: {row['status']}" in single  # the same verdict as a single solve
+    # one worker, no bar: the same rows
+    status, out1, err1 = run(
+        capsys, "solve", "--deals", "6", "--seed", "0", "--rules", "C", "--workers", "1", "--no-progress"
+    )
+    assert status == 0 and err1 == ""
+
+    def figures(text: str) -> list[list[str]]:  # every column but the time
+        verdicts = ("solved", "unsolvable", "intractable", "all")
+        return [line.split()[:-1] for line in text.splitlines() if line.startswith(verdicts)]
+
+    assert figures(out1) == figures(out) and len(figures(out)) == 4
+
+
+def test_solve_many_budget_and_single_json(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLike[str]) -> None:
+    import json
+
+    status, out, _ = run(capsys, "solve", "--deals", "3", "--seed", "0", "--max-nodes", "1", "--workers", "1")
+    assert status == 0
+    assert re.search(r"^intractable +3 +100\.00%", out, re.M)  # a spent budget is never 'unsolvable'
+    assert re.search(r"^unsolvable +0 ", out, re.M)
+    path = os.path.join(tmp_path, "one.json")
+    status, out, _ = run(capsys, "solve", CODE, "--json", path)
+    assert status == 0
+    with open(path, encoding="utf-8") as f:
+        (row,) = json.load(f)["results"]
+    assert row["code"] == CODE and row["status"] == "solved" and row["line"] == solve_output_line(out)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "--deals", "0"],
+        ["solve", "--deals", "-3"],
+        ["solve", "--deals", "many"],
+        ["solve", "--deals", "2", "--workers", "0"],
+        ["solve", CODE, "--max-nodes", "0"],
+        ["solve", CODE, "--max-nodes", "1e6"],
+        ["solve", CODE, "--deals", "5"],
+        ["solve", CODE, "--workers", "2"],
+        ["solve", CODE, "--rules", "C"],
+        ["solve", "TP1-E-AAAAAA"],
+        ["solve", "--deals", "2", "--game", "ft", "--rules", "C"],
+        ["solve", "--deals", "2", "--foundation-return", "off"],
+        ["solve", FT_CODE, "--jokers", "1"],
+        ["solve", FT_CODE, "--draw", "when_stuck"],
+        ["solve", "--deals", "2", "--seed", "-1"],
+        ["solve", "--deals", "2", "--json", "/nonexistent/dir/results.json"],
+        ["solve", CODE, "--json", "/nonexistent/dir/results.json"],
+    ],
+)
+def test_solve_bad_input_is_one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    assert_one_line_error(*run(capsys, *argv))
+
+
+def test_solve_help(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "--help")
+    assert status == 0
+    for text in ("--deals", "--workers", "--max-nodes", "--json", "Wilson", "default_rng", "exit status is 0"):
+        assert text in out, text
+
+
+def test_module_solve_many_and_errors() -> None:
+    proc = run_module("solve", "--deals", "4", "--seed", "3", "--workers", "2", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert re.search(r"^all +4 +100\.00%", proc.stdout, re.M)
+    proc = run_module("solve", "--deals", "x")
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------- solver statistics
+
+
+def test_wilson_interval() -> None:
+    from solitaire_env.solver.stats import wilson
+
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 10) == (0.0, pytest.approx(0.2775, abs=1e-4))
+    assert wilson(10, 10) == (pytest.approx(0.7225, abs=1e-4), 1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(9718, 10000)
+    assert lo < 0.9718 < hi and hi - lo < 0.007
+    lo99, hi99 = wilson(50, 100, z=2.576)
+    assert lo99 < wilson(50, 100)[0] and hi99 > wilson(50, 100)[1]
+    for bad in ((3, 2), (-1, 5), (0, -1)):
+        with pytest.raises(ValueError):
+            wilson(*bad)
+
+
+def test_draw_codes_match_env_reset_seeds() -> None:
+    import gymnasium as gym
+
+    from solitaire_env.solver.stats import draw_codes
+
+    codes = draw_codes(5, 42, "TP", "C")
+    assert draw_codes(3, 42, "TP", "C") == codes[:3]  # the k-th code does not depend on N
+    assert all(re.fullmatch(r"TP1-C-[A-Z2-7]{7}", c) for c in codes) and len(set(codes)) == 5
+    assert [c[6:] for c in draw_codes(5, 42, "TP", "E")] == [c[6:] for c in codes]  # the letter only
+    env = gym.make("solitaire_env/TriPeaks-v0", wrap=False)
+    _, info = env.reset(seed=42)
+    assert info["deal_code"] == codes[0]  # what env.reset(seed=42) deals
+    assert draw_codes(2, 42, "FT", "N")[0].startswith("FT1-N-")
+
+
+def test_solvability_rows_and_summary_table() -> None:
+    from solitaire_env.solver.stats import DealResult, draw_codes, solvability, summary_table
+
+    codes = draw_codes(4, 9, "TP", "E")
+    rows = solvability(codes, workers=1)
+    assert [r.code for r in rows] == codes and all(isinstance(r, DealResult) for r in rows)
+    twice = solvability(codes, workers=2, max_nodes=1_000_000)
+    assert [(r.status, r.nodes, r.line) for r in twice] == [(r.status, r.nodes, r.line) for r in rows]
+    assert solvability([], workers=2) == []
+    jokers = solvability(codes[:2], workers=1, rules={"jokers": 2, "draw": "when_stuck"})
+    assert all(r.status != "intractable" for r in jokers)
+    with pytest.raises(ValueError):
+        solvability(codes, workers=0)
+    with pytest.raises(ValueError):
+        solvability(codes, max_nodes=0)
+    fake = [
+        DealResult("A", "solved", 10, 28, 0.001),
+        DealResult("B", "solved", 30, 28, 0.003),
+        DealResult("C", "unsolvable", 500, 20, 0.05),
+        DealResult("D", "intractable", 1001, 12, 0.1),
+    ]
+    table = summary_table(fake, wall_seconds=2.0)
+    lines = table.splitlines()
+    assert lines[0].split()[:3] == ["verdict", "deals", "share"]
+    assert lines[2].split()[:3] == ["solved", "2", "50.00%"]
+    assert "[15.00%, 85.00%]" in lines[2]
+    assert lines[2].split()[-3:] == ["20", "30", "2.00"]  # mean nodes, max nodes, mean ms
+    assert lines[3].split()[:3] == ["unsolvable", "1", "25.00%"]
+    assert lines[4].split()[:3] == ["intractable", "1", "25.00%"]
+    assert lines[5].split() == ["all", "4", "100.00%", "385", "1,001", "38.50"]
+    assert lines[6] == "wall time 2.0 s (500.00 ms per deal)"
+    assert summary_table([]).splitlines()[2].split()[:3] == ["solved", "0", "0.00%"]

@@ -1,0 +1,248 @@
+"""Solvability statistics: solve many deal codes in worker processes and tabulate the verdicts.
+
+The library half of ``solitaire-env solve --deals N`` (the command line only parses and prints):
+
+- :func:`draw_codes`: N deal codes from a seed.  The codes are drawn by
+  :func:`solitaire_env.deals.random_code` from ``numpy.random.default_rng(seed)`` (the top 35
+  bits of one raw PCG64 draw per code), the same draw an env makes on ``reset(seed=seed)``:
+  the first code of seed S is the code of ``env.reset(seed=S)``.  Code k of a seed never
+  depends on N, so the first 1000 codes of seed 0 are the same in any run that draws >= 1000.
+- :func:`solvability`: solve each code (:func:`solitaire_env.solve`, the oracle with full
+  information) in a :class:`multiprocessing.pool.Pool` of worker processes, with a tqdm bar.
+- :func:`summary_table`: solved / unsolvable / intractable counts, each share with its 95%
+  Wilson score interval (:func:`wilson`), mean and max nodes, mean solver time per deal.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from solitaire_env.deals import FortyThievesDeal, GameName, TriPeaksDeal, parse_deal_code, random_code
+from solitaire_env.solver.result import Status
+
+#: The verdicts, in the order the table lists them.
+STATUSES: tuple[Status, ...] = ("solved", "unsolvable", "intractable")
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share ``k / n`` (``z = 1.96``: 95%); ``(0, 1)`` when ``n == 0``.
+
+    Unlike the normal approximation it stays inside [0, 1] and is honest at 0 and n (0 of
+    1000 gives (0, 0.0038), not (0, 0)).
+    """
+    if n < 0 or not 0 <= k <= n:
+        raise ValueError(f"want 0 <= k <= n, got k={k!r}, n={n!r}")
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    lo, hi = centre - half, centre + half
+    # exact at the ends (the formula gives them up to rounding)
+    return (0.0 if k == 0 else max(0.0, lo)), (1.0 if k == n else min(1.0, hi))
+
+
+def draw_codes(n: int, seed: int, game: GameName = "TP", rule: str = "E") -> list[str]:
+    """``n`` canonical deal codes drawn from ``numpy.random.default_rng(seed)`` by :func:`random_code`."""
+    if n < 0:
+        raise ValueError(f"the number of deals must be >= 0, got {n!r}")
+    rng = np.random.default_rng(seed)
+    return [str(random_code(game, rule, rng)) for _ in range(n)]
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """One row of a solvability run: a :class:`~solitaire_env.solver.result.SolveResult` and its code."""
+
+    code: str
+    status: Status
+    nodes: int
+    best: int
+    seconds: float
+    line: tuple[int, ...] = ()
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["line"] = list(self.line)
+        return out
+
+
+def make_game(code: str, rules: dict[str, Any] | None = None) -> Any:
+    """The rules-core game a deal code deals, under extra rule options.
+
+    TriPeaks: the code's rule letter sets ``wrap``; ``rules`` may hold ``jokers``, ``draw``,
+    ``waste_start`` and ``faces``.  Forty Thieves: ``rules`` may hold ``foundation_return``.
+    """
+    rules = dict(rules or {})
+    parsed = parse_deal_code(code)
+    if parsed.game == "TP":
+        from solitaire_env.tripeaks.game import TriPeaksGame
+        from solitaire_env.tripeaks.rules import TriPeaksRules
+
+        jokers = rules.get("jokers", 0)
+        deal = TriPeaksDeal.from_seed(parsed.seed, jokers=jokers, rule=parsed.rule)
+        return TriPeaksGame(deal, TriPeaksRules(wrap=parsed.wrap, **rules))
+    from solitaire_env.fortythieves.game import FortyThievesGame
+    from solitaire_env.fortythieves.rules import FortyThievesRules
+
+    return FortyThievesGame(FortyThievesDeal.from_seed(parsed.seed), FortyThievesRules(**rules))
+
+
+def solve_code(code: str, max_nodes: int | None = None, rules: dict[str, Any] | None = None) -> DealResult:
+    """Solve the deal of one code (in this process)."""
+    from solitaire_env.solver.api import solve
+
+    result = solve(make_game(code, rules), max_nodes=max_nodes)
+    return DealResult(code, result.status, result.nodes, result.best, result.seconds, result.line)
+
+
+def warm_up(code: str, rules: dict[str, Any] | None = None) -> None:
+    """Load the compiled solver (numba's cache: about a second) before any timed solve."""
+    from solitaire_env.solver.api import solve
+
+    solve(make_game(code, rules), max_nodes=1)
+
+
+def _solve_task(task: tuple[str, int | None, dict[str, Any] | None]) -> DealResult:
+    return solve_code(*task)
+
+
+def default_budget(game: GameName) -> int:
+    """The node budget each game's solver uses when none is given."""
+    if game == "TP":
+        from solitaire_env.solver.tripeaks import DEFAULT_MAX_NODES
+    else:
+        from solitaire_env.solver.fortythieves import DEFAULT_MAX_NODES
+    return int(DEFAULT_MAX_NODES)
+
+
+def default_workers() -> int:
+    """All cores: ``os.cpu_count()`` (1 if unknown)."""
+    return os.cpu_count() or 1
+
+
+def solvability(
+    codes: Sequence[str],
+    *,
+    max_nodes: int | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+    rules: dict[str, Any] | None = None,
+) -> list[DealResult]:
+    """Solve every code; the rows come back in the order of ``codes``.
+
+    ``workers`` processes (default :func:`default_workers`; 1 solves in this process),
+    ``max_nodes`` per deal (default: each game's solver's own budget), ``progress`` shows a
+    tqdm bar on stderr, ``rules`` are extra rule options (see :func:`make_game`).
+    """
+    if max_nodes is not None and max_nodes < 1:
+        raise ValueError(f"max_nodes must be at least 1, got {max_nodes!r}")
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers!r}")
+    codes = [str(parse_deal_code(c)) for c in codes]
+    if not codes:
+        return []
+    make_game(codes[0], rules)  # bad rule options fail here, in one clear error, not in a worker
+    workers = max(1, min(workers, len(codes)))
+    tasks = [(code, max_nodes, rules) for code in codes]
+    bar = tqdm(total=len(codes), unit="deal", desc="solving", file=sys.stderr, disable=not progress, smoothing=0.05)
+    try:
+        if workers == 1:
+            warm_up(codes[0], rules)
+            return _collect(map(_solve_task, tasks), bar)
+        chunk = max(1, min(32, len(tasks) // (workers * 16)))
+        with multiprocessing.get_context().Pool(workers, initializer=warm_up, initargs=(codes[0], rules)) as pool:
+            return _collect(pool.imap(_solve_task, tasks, chunksize=chunk), bar)
+    finally:
+        bar.close()
+
+
+def _collect(results: Iterable[DealResult], bar: tqdm[Any]) -> list[DealResult]:
+    rows = []
+    for row in results:
+        rows.append(row)
+        bar.update(1)
+    return rows
+
+
+def counts(rows: Sequence[DealResult]) -> dict[Status, int]:
+    """How many rows have each verdict."""
+    out: dict[Status, int] = dict.fromkeys(STATUSES, 0)
+    for row in rows:
+        out[row.status] += 1
+    return out
+
+
+def summary(rows: Sequence[DealResult], z: float = 1.96) -> dict[str, Any]:
+    """The figures of :func:`summary_table`, as a dict (what ``--json`` stores beside the rows)."""
+    n = len(rows)
+    out: dict[str, Any] = {"deals": n}
+    for status, k in counts(rows).items():
+        lo, hi = wilson(k, n, z)
+        group = [r for r in rows if r.status == status]
+        out[status] = {
+            "count": k,
+            "share": k / n if n else 0.0,
+            "ci95": [lo, hi],
+            "mean_nodes": sum(r.nodes for r in group) / k if k else None,
+            "max_nodes": max((r.nodes for r in group), default=None),
+            "mean_ms": 1000 * sum(r.seconds for r in group) / k if k else None,
+        }
+    out["mean_nodes"] = sum(r.nodes for r in rows) / n if n else None
+    out["max_nodes"] = max((r.nodes for r in rows), default=None)
+    out["mean_ms"] = 1000 * sum(r.seconds for r in rows) / n if n else None
+    return out
+
+
+def summary_table(rows: Sequence[DealResult], *, wall_seconds: float | None = None, z: float = 1.96) -> str:
+    """A text table: one line per verdict (count, share, 95% Wilson interval, mean and max nodes,
+    mean solver ms per deal) and the total; then the wall time, if given."""
+    s = summary(rows, z)
+    n = s["deals"]
+    head = ("verdict", "deals", "share", "95% CI (Wilson)", "mean nodes", "max nodes", "mean ms")
+    lines = [head]
+
+    def fmt(value: float | None, spec: str) -> str:
+        return "-" if value is None else format(value, spec)
+
+    for status in STATUSES:
+        d = s[status]
+        lo, hi = d["ci95"]
+        lines.append(
+            (
+                status,
+                str(d["count"]),
+                f"{100 * d['share']:.2f}%",
+                f"[{100 * lo:.2f}%, {100 * hi:.2f}%]",
+                fmt(d["mean_nodes"], ",.0f"),
+                fmt(d["max_nodes"], ","),
+                fmt(d["mean_ms"], ".2f"),
+            )
+        )
+    total = ("all", str(n), "100.00%" if n else "-", "")
+    lines.append((*total, fmt(s["mean_nodes"], ",.0f"), fmt(s["max_nodes"], ","), fmt(s["mean_ms"], ".2f")))
+    widths = [max(len(row[i]) for row in lines) for i in range(len(head))]
+    text = []
+    for i, row in enumerate(lines):
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
+        text.append("  ".join(cells).rstrip())
+        if i == 0:
+            text.append("  ".join("-" * w for w in widths))
+    if wall_seconds is not None:
+        text.append(f"wall time {wall_seconds:.1f} s ({1000 * wall_seconds / n if n else 0:.2f} ms per deal)")
+    return "\n".join(text) + "\n"
