@@ -8,6 +8,7 @@ from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.solver.result import SolveResult
 from solitaire_env.tripeaks.game import TriPeaksGame
+from solitaire_env.tripeaks.rules import TriPeaksRules
 
 
 def solve(game: Any, *, max_nodes: int | None = None) -> SolveResult:
@@ -19,7 +20,9 @@ def solve(game: Any, *, max_nodes: int | None = None) -> SolveResult:
     TriPeaks is solved exactly; Forty Thieves by a best-effort search.
     """
     if isinstance(game, TriPeaksDeal):
-        game = TriPeaksGame(game)
+        # a deal made from a code plays under that code's rule letter (E wraps K-A, C does not)
+        wrap = game.code.wrap if game.code is not None else True
+        game = TriPeaksGame(game, TriPeaksRules(wrap=wrap, jokers=game.jokers))
     elif isinstance(game, FortyThievesDeal):
         game = FortyThievesGame(game)
     if isinstance(game, TriPeaksGame):
