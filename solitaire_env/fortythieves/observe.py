@@ -22,7 +22,6 @@ Oracle (flat) appends the stock by position, 64 * 17 (a drawn position is zero):
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -40,6 +39,7 @@ from solitaire_env.fortythieves.rules import (
 )
 from solitaire_env.fortythieves.rules import FOUNDATION as FOUNDATION_DEST
 from solitaire_env.fortythieves.rules import WASTE as WASTE_SOURCE
+from solitaire_env.observer import Observer
 
 CARD_SIZE = 17
 COLUMNS_OFFSET = 0
@@ -63,7 +63,7 @@ _RANK = tuple(c % 13 for c in range(NUM_CARDS))
 _SUIT = tuple(13 + c // 13 for c in range(NUM_CARDS))
 
 
-class FortyThievesObserver:
+class FortyThievesObserver(Observer):
     """Encodes a game in one observation mode; ``space`` is its Gymnasium space.
 
     The flat encoder keeps its last vector and the piles it was made from, and rewrites
@@ -274,19 +274,3 @@ class FortyThievesObserver:
             stock[game.stock_pos : game.stock_pos + len(rest)] = rest
             obs["stock"] = stock
         return obs
-
-    @property
-    def encoder(self) -> Callable[[FortyThievesGame], Any]:
-        """The function ``encode`` calls in this mode, for hot loops that call it every step."""
-        return self._update_flat if self.mode in ("flat", "oracle") else self._dict
-
-    def encode(self, game: FortyThievesGame) -> Any:
-        """The observation of ``game`` in this observer's mode."""
-        if self.mode in ("flat", "oracle"):
-            return self._update_flat(game)
-        return self._dict(game)
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_game"] = None  # re-encode from scratch after unpickling
-        return state

@@ -28,13 +28,13 @@ and 26 * 18 (the remaining stock in draw order: rank, suit, joker; zero past its
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
 from solitaire_env.cards import JOKER, NUM_CARDS
+from solitaire_env.observer import Observer
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import NUM_SLOTS
 
@@ -87,7 +87,7 @@ _SLOT_ONES = [tuple(np.flatnonzero(row).tolist()) for row in _SLOT_ROWS]
 _WASTE_ONES = [tuple(np.flatnonzero(row).tolist()) for row in _WASTE_ROWS]
 
 
-class TriPeaksObserver:
+class TriPeaksObserver(Observer):
     """Encodes a game in one observation mode; ``space`` is its Gymnasium space.
 
     ``encode`` keeps the last flat observation and updates only what changed since the
@@ -236,19 +236,3 @@ class TriPeaksObserver:
             stock[: len(rest)] = rest
             obs["stock"] = stock
         return obs
-
-    @property
-    def encoder(self) -> Callable[[TriPeaksGame], Any]:
-        """The function ``encode`` calls in this mode, for hot loops that call it every step."""
-        return self._update_flat if self.mode in ("flat", "oracle") else self._dict
-
-    def encode(self, game: TriPeaksGame) -> Any:
-        """The observation of ``game`` in this observer's mode."""
-        if self.mode in ("flat", "oracle"):
-            return self._update_flat(game)
-        return self._dict(game)
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_game"] = None  # re-encode from scratch after unpickling
-        return state
