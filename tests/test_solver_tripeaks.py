@@ -377,3 +377,52 @@ def test_solving_a_deal_uses_its_code_rule_letter() -> None:
         expected = solitaire_env.solve(TriPeaksGame(deal, TriPeaksRules(wrap=wrap)))
         got = solitaire_env.solve(deal)
         assert (got.status, got.line) == (expected.status, expected.line)
+
+
+# --------------------------------------------------------------------------- the pruning rule
+
+
+def _rank_state(tableau: list[int], stock: list[int]) -> tuple[int, int, int, int, int, int]:
+    """``_dead``'s inputs for tableau and stock rank lists (0: a joker)."""
+    tab_mask = 0
+    for r in tableau:
+        tab_mask |= 1 << r
+    stock_mask = 0
+    for r in stock:
+        stock_mask |= 1 << r
+    odd = sum(r % 2 for r in tableau)
+    return (
+        tab_mask,
+        odd,
+        len(tableau) - odd,
+        stock_mask,
+        sum(1 for r in stock if r % 2),
+        sum(1 for r in stock if r and r % 2 == 0),
+    )
+
+
+@pytest.mark.parametrize(
+    ("tableau", "stock", "key", "wrap", "dead"),
+    [
+        ([4, 6], [], 5, False, True),  # 4 on the 5, then nothing takes the 6: two evens, one odd head
+        ([4, 5, 6], [], 5, False, False),  # 5-4-5-6
+        ([4, 6], [7], 5, False, False),  # two odd heads: 5-4, 7-6
+        ([4, 6, 8], [7], 5, False, True),  # three evens, two odd heads: 5-4, 7-6 (or 7-8), one left
+        ([4, 6, 8], [7, 9], 5, False, False),  # 5-4, 7-6, 9-8
+        ([4, 5, 6, 8], [7], 5, False, False),  # parity allows it (5-4-5-6, 7-8)
+        ([2, 4], [], 3, False, True),  # 3-2 or 3-4, then the other needs a 3
+        ([9], [], 5, False, True),  # no 8 or 10 anywhere
+        ([9], [10], 5, False, False),
+        ([1], [], 13, False, True),  # no wrap: an ace needs a two
+        ([1], [], 13, True, False),  # wrap: the king takes the ace
+        ([13], [], 5, True, True),  # wrap: a king needs a queen or an ace
+        ([2, 4], [], 3, True, False),  # wrap: no parity test, and the rank test lets the one 3 serve both
+        ([13, 13], [], 1, True, False),  # a necessary condition only: one ace for two kings passes
+        ([4, 6], [], 0, False, False),  # a joker on the waste: nothing is decided
+        ([4, 6], [0], 5, False, False),  # a joker left in the stock
+    ],
+)
+def test_dead_position_rule(tableau: list[int], stock: list[int], key: int, wrap: bool, dead: bool) -> None:
+    from solitaire_env.solver.tripeaks import _dead
+
+    assert bool(_dead(*_rank_state(tableau, stock), key, wrap)) == dead

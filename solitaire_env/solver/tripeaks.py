@@ -39,42 +39,47 @@ _COVER = np.array(COVER_MASK, dtype=np.int64)
 _COVERS = np.array([[*COVERS[s], -1, -1][:2] for s in range(NUM_SLOTS)], dtype=np.int64)
 
 
+#: A de Bruijn sequence for finding a one-bit mask's bit index with one multiplication.
+_DEBRUIJN = 0x03F79D71B4CB0A89
+_BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _BIT_INDEX[((_DEBRUIJN << _i) & (2**64 - 1)) >> 58] = _i
+
+
 @njit(cache=True)
-def _dead(tab_count, stock_count, pos, key, wrap):
-    """True when the state cannot be won, by two necessary conditions (so pruning is exact):
-    every remaining tableau card needs a card of a neighbouring rank somewhere it could come
-    from (the waste now, the tableau, the rest of the stock) or a joker; and, with the stock
-    spent and no wrap, the remaining cards must fit one chain of alternating rank parity."""
-    if key == 0 or stock_count[pos, 0] > 0:
+def _dead(tab_mask, tab_odd, tab_even, stock_mask, stock_odd, stock_even, key, wrap):
+    """True when the state cannot be won, by two necessary conditions (so pruning is exact).
+
+    Every remaining tableau card needs a card of a neighbouring rank somewhere it could come
+    from (the waste now, the tableau, the rest of the stock) or a joker.  And, without the
+    wrap, ranks alternate in parity along a chain; every remaining tableau card lies in the
+    chain of one head (the waste card now, or a stock card still to come), and a chain on an
+    odd head holds as many even cards as odd ones or one more (the other way round on an
+    even head), so the tableau's even-minus-odd count lies between minus the even heads and
+    plus the odd heads.  Rank sets are bit masks (bit r: rank r; bit 0: a joker).
+    """
+    if key == 0 or stock_mask & 1:
         return False
-    if not wrap and pos == stock_count.shape[0] - 1:
-        # No stock left and no K-A wrap: what remains must go in one chain, whose ranks
-        # alternate in parity, starting with the parity opposite to the waste card's.
-        left = 0
-        odd = 0
-        for r in range(1, 14):
-            left += tab_count[r]
-            if r & 1:
-                odd += tab_count[r]
-        opposite = odd if key % 2 == 0 else left - odd
-        if opposite != (left + 1) // 2:
+    if not wrap:
+        odd_heads = (key & 1) + stock_odd
+        even_heads = 1 - (key & 1) + stock_even
+        if tab_even - tab_odd > odd_heads or tab_odd - tab_even > even_heads:
             return True
-    for r in range(1, 14):
-        if tab_count[r] > 0:
-            lo = r - 1 if r > 1 else (13 if wrap else 0)
-            hi = r + 1 if r < 13 else (1 if wrap else 0)
-            if lo and (tab_count[lo] > 0 or stock_count[pos, lo] > 0 or key == lo):
-                continue
-            if hi and (tab_count[hi] > 0 or stock_count[pos, hi] > 0 or key == hi):
-                continue
-            return True
-    return False
+    avail = tab_mask | stock_mask | (np.int64(1) << key)
+    near = (avail << 1) | (avail >> 1)
+    if wrap:
+        if avail & (1 << 13):
+            near |= 2  # an ace lies next to a king
+        if avail & 2:
+            near |= 1 << 13
+    return (tab_mask & ~near) != 0
 
 
 @njit(cache=True)
 def _search(
     cover,
     covers,
+    bit_index,
     accept,
     slot_rank,
     stock_key,
@@ -106,16 +111,29 @@ def _search(
     limit = (table.shape[0] * 7) // 10
     stamp_bits = np.int64(stamp) << 38
     stored = 0
-    # rank counts of the tableau cards left, and of the stock from each position on (0 = jokers)
+    # the tableau cards left: count per rank, ranks present (bit mask), odd and even counts;
+    # the stock from each position on: ranks present (bit 0: a joker), odd and even counts
     tab_count = np.zeros(14, np.int64)
+    tab_mask = 0
+    tab_odd = 0
+    tab_even = 0
     for s in range(28):
         if removed0 & (np.int64(1) << s) == 0:
-            tab_count[slot_rank[s]] += 1
-    stock_count = np.zeros((n_stock + 1, 14), np.int64)
+            r = slot_rank[s]
+            tab_count[r] += 1
+            tab_mask |= np.int64(1) << r
+            if r & 1:
+                tab_odd += 1
+            else:
+                tab_even += 1
+    stock_mask = np.zeros(n_stock + 1, np.int64)
+    stock_odd = np.zeros(n_stock + 1, np.int64)
+    stock_even = np.zeros(n_stock + 1, np.int64)
     for p in range(n_stock - 1, -1, -1):
-        for r in range(14):
-            stock_count[p, r] = stock_count[p + 1, r]
-        stock_count[p, stock_key[p]] += 1
+        r = stock_key[p]
+        stock_mask[p] = stock_mask[p + 1] | (np.int64(1) << r)
+        stock_odd[p] = stock_odd[p + 1] + (1 if r & 1 else 0)
+        stock_even[p] = stock_even[p + 1] + (1 if r and r & 1 == 0 else 0)
     st_removed = np.empty(MAX_LINE, np.int64)
     st_exposed = np.empty(MAX_LINE, np.int64)
     st_pos = np.empty(MAX_LINE, np.int64)
@@ -146,8 +164,14 @@ def _search(
     while depth >= 0:
         moves = st_moves[depth]
         if moves == 0:
-            if depth > 0 and line[depth - 1] != 28:
-                tab_count[slot_rank[line[depth - 1]]] += 1  # leaving the state that removal made
+            if depth > 0 and line[depth - 1] != 28:  # leaving the state that removal made
+                r = slot_rank[line[depth - 1]]
+                tab_count[r] += 1
+                tab_mask |= np.int64(1) << r
+                if r & 1:
+                    tab_odd += 1
+                else:
+                    tab_even += 1
             depth -= 1
             continue
         low = moves & -moves  # lowest slot first: upper rows, then the bottom row, then the draw
@@ -161,9 +185,7 @@ def _search(
             key = stock_key[pos]
             pos += 1
         else:
-            action = 0
-            while (np.int64(1) << action) != low:
-                action += 1
+            action = bit_index[((low * np.int64(_DEBRUIJN)) >> 58) & 63]
             removed |= low
             exposed ^= low
             cleared += 1
@@ -177,9 +199,20 @@ def _search(
             return SOLVED, nodes, depth + 1, best_len, 28
         if action != 28:
             tab_count[key] -= 1
-        if prune and _dead(tab_count, stock_count, pos, key, wrap):
+            if tab_count[key] == 0:
+                tab_mask ^= np.int64(1) << key
+            if key & 1:
+                tab_odd -= 1
+            else:
+                tab_even -= 1
+        if prune and _dead(tab_mask, tab_odd, tab_even, stock_mask[pos], stock_odd[pos], stock_even[pos], key, wrap):
             if action != 28:
                 tab_count[key] += 1
+                tab_mask |= np.int64(1) << key
+                if key & 1:
+                    tab_odd += 1
+                else:
+                    tab_even += 1
             continue
         # transposition table: skip states already expanded
         state = removed | (pos << 28) | (key << 34)
@@ -196,6 +229,11 @@ def _search(
         if seen:
             if action != 28:
                 tab_count[key] += 1
+                tab_mask |= np.int64(1) << key
+                if key & 1:
+                    tab_odd += 1
+                else:
+                    tab_even += 1
             continue
         if stored >= limit and table.shape[0] < big_table.shape[0]:
             # move to the big table: re-insert every entry of this search
@@ -246,20 +284,47 @@ class _Table:
     @classmethod
     def next(cls) -> tuple[np.ndarray, np.ndarray, int]:
         if cls.small is None or cls.big is None or cls.stamp >= 2**24:
-            cls.small = np.zeros(1 << SMALL_TABLE_BITS, dtype=np.int64)
-            cls.big = np.zeros(1 << TABLE_BITS, dtype=np.int64)
+            # np.full writes every page now (np.zeros would map them lazily, and the first
+            # search to outgrow the small table would pay ~50 ms of page faults)
+            cls.small = np.full(1 << SMALL_TABLE_BITS, 0, dtype=np.int64)
+            cls.big = np.full(1 << TABLE_BITS, 0, dtype=np.int64)
             cls.stamp = 0
         cls.stamp += 1
         return cls.small, cls.big, cls.stamp
 
 
+#: ``_KEY_OF[card]``: the waste key a card makes (its rank 1-13; 0 for a joker).
+_KEY_OF = np.array([c % 13 + 1 for c in range(52)] + [0], dtype=np.int64)
+assert JOKER == 52
+
+
+#: The arrays of the last few deals searched (a hint searches the same deal again and again).
+_DEAL_ARRAYS: dict[tuple[tuple[int, ...], tuple[int, ...], bool], tuple[np.ndarray, ...]] = {}
+
+
+def _deal_arrays(game: TriPeaksGame) -> tuple[np.ndarray, ...]:
+    """``(slot_rank, stock_key, accept)`` of a game: fixed for the game's life."""
+    token = (game.tableau, game.stock, game.rules.wrap)
+    arrays = _DEAL_ARRAYS.get(token)
+    if arrays is None:
+        if len(_DEAL_ARRAYS) >= 64:
+            _DEAL_ARRAYS.clear()
+        arrays = (
+            _KEY_OF[np.array(game.tableau, dtype=np.int64)],
+            _KEY_OF[np.array(game.stock, dtype=np.int64)],
+            np.array(game._accept, dtype=np.int64),
+        )
+        _DEAL_ARRAYS[token] = arrays
+    return arrays
+
+
 def search_inputs(game: TriPeaksGame) -> dict[str, Any]:
     """The compact full-information position of a game, as the search takes it."""
-    stock = np.array(game.stock, dtype=np.int64)
+    slot_rank, stock_key, accept = _deal_arrays(game)
     return {
-        "slot_rank": np.array(game.tableau, dtype=np.int64) % 13 + 1,
-        "stock_key": np.where(stock == JOKER, 0, stock % 13 + 1),
-        "accept": np.array(game._accept, dtype=np.int64),
+        "slot_rank": slot_rank,
+        "stock_key": stock_key,
+        "accept": accept,
         "removed": game.removed,
         "pos": game.stock_pos,
         "key": game._key,
@@ -305,6 +370,7 @@ def _solve(game: TriPeaksGame, max_nodes: int, *, prune: bool) -> SolveResult:
     status, nodes, n_line, n_best, best = _search(
         _COVER,
         _COVERS,
+        _BIT_INDEX,
         x["accept"],
         x["slot_rank"],
         x["stock_key"],
