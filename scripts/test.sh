@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh dev,rl
-python -m ruff check solitaire_env tests
-python -m ruff format --check solitaire_env tests
+python -m ruff check solitaire_env agents tests
+python -m ruff format --check solitaire_env agents tests
 python -m mypy
 python -m pytest -q "$@"

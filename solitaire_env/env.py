@@ -111,6 +111,9 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         self._tables = _mask_tables(num_actions) if not self._mask_bytes else ()
         self._mask_cache: dict[int, np.ndarray] = {}
         self.game: Any = None
+        #: the legal actions played since the last reset, in order (what an agent's public
+        #: state replays: :func:`agents.base.observe`)
+        self.actions: list[int] = []
         self.deal_name = ""
         self._mask = np.zeros(num_actions, dtype=np.int8)
 
@@ -188,6 +191,7 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
             deal, self.game = self._deal_from_code(self._random_code())
 
         self.deal = deal
+        self.actions = []
         # a hand-made deal plays under the env's rules: name it by its cards, never by a code
         # whose rule letter could disagree with them
         self.deal_name = str(deal) if "deal" in options else deal.name
@@ -214,6 +218,7 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
             info["illegal_message"] = message
             terminated = self.illegal_action == "terminate" or game.over
             return self._encode(game), self.illegal_penalty, terminated, False, info
+        self.actions.append(a)
         bits = game.legal_mask()  # no legal move <=> the game is over (Game protocol)
         self._mask = self._mask_array(bits)
         if self.reward_mode == "score":

@@ -1,0 +1,225 @@
+"""The Agent interface: a public state in, an env action out (SPEC section 7).
+
+Hidden cards stay out of reach by construction.  :func:`public_state` is the one function that
+reads a game on behalf of an agent, and it copies out only what the player has seen: the
+tableau / column cards that were ever face up, the stock cards that were ever drawn, the
+waste, the counters and the rules.  The :class:`PublicState` it returns holds no reference to
+the game.  Every agent but the oracle gets nothing else: :func:`decide` hands the game itself
+only to an agent whose class says ``sees_hidden = True`` (the oracle, labelled as an upper
+bound wherever it appears).
+
+Sampling agents draw the unseen cards with :meth:`PublicState.determinize`, which deals the
+seen cards where they were seen, the unseen ones shuffled into the places never seen, and
+replays the actions played so far through the rules core: a full game consistent with
+everything the player knows.  Their random generators are seeded by :meth:`PublicState.rng`,
+from the agent's seed and a fingerprint of the public information only, so an agent's choice
+never depends on the order of the cards it has not seen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+
+from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal
+from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.solver.hint import (
+    FortyThievesKnowledge,
+    TriPeaksKnowledge,
+    fortythieves_knowledge,
+    tripeaks_knowledge,
+)
+from solitaire_env.tripeaks.game import TriPeaksGame
+
+GameName = Literal["tripeaks", "fortythieves"]
+Game = TriPeaksGame | FortyThievesGame
+
+__all__ = ["Agent", "Game", "GameName", "PublicState", "decide", "game_name", "observe", "public_state"]
+
+
+def game_name(game: Game) -> GameName:
+    """``"tripeaks"`` or ``"fortythieves"``."""
+    if isinstance(game, TriPeaksGame):
+        return "tripeaks"
+    if isinstance(game, FortyThievesGame):
+        return "fortythieves"
+    raise TypeError(f"not a solitaire_env game: {type(game).__name__}")
+
+
+@dataclass(frozen=True, eq=False)
+class PublicState:
+    """Everything a player knows about a position, and nothing more.
+
+    - ``game``: ``"tripeaks"`` or ``"fortythieves"``; ``rules``, ``scoring``: the game's rule
+      options and scoring (public, frozen objects).
+    - ``legal``: the legal env actions, ascending (a tuple of ints); ``mask``: the same as a
+      bool array of the action space's size.
+    - ``actions``: the env actions played since the deal, in order.
+    - ``knowledge``: the hint module's public copy (``TriPeaksKnowledge`` /
+      ``FortyThievesKnowledge``), what the heuristics read.
+    - ``view``: ``game.public_view()`` (the dict the renderers draw).
+    - ``layout``: the deal's tableau (TriPeaks: 28 slots in slot order) or columns (Forty
+      Thieves: 40 cards, column by column, bottom to top) as dealt, with ``None`` where the
+      card was never seen (TriPeaks face-down cards never turned; Forty Thieves deals every
+      column card face up, so none).
+    - ``stock``: the game's stock in draw order (TriPeaks with ``waste_start="empty"``: the
+      deal's waste card first), ``None`` where never drawn.
+    - ``unseen``: the cards never seen, sorted (a multiset: Forty Thieves has two decks).
+    - ``first_waste``: TriPeaks with ``waste_start="card"``: the deal's waste card (face up
+      from the start); else ``None``.
+    """
+
+    game: GameName
+    rules: Any
+    scoring: Any
+    legal: tuple[int, ...]
+    mask: np.ndarray = field(repr=False)
+    actions: tuple[int, ...]
+    knowledge: TriPeaksKnowledge | FortyThievesKnowledge = field(repr=False)
+    view: dict[str, Any] = field(repr=False)
+    layout: tuple[int | None, ...] = field(repr=False)
+    stock: tuple[int | None, ...] = field(repr=False)
+    unseen: tuple[int, ...] = field(repr=False)
+    first_waste: int | None = None
+
+    @property
+    def all_known(self) -> bool:
+        """Every card has been seen: a full-information position."""
+        return not self.unseen
+
+    def fingerprint(self) -> int:
+        """A stable 64-bit hash of the public information (the same in every process)."""
+        text = repr((self.game, self.rules, self.scoring, self.actions, self.layout, self.stock, self.unseen))
+        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+
+    def rng(self, seed: int = 0) -> np.random.Generator:
+        """A generator seeded by ``seed`` and the public information only."""
+        return np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, self.fingerprint()])
+
+    def determinize(self, rng: np.random.Generator) -> Game:
+        """A full game consistent with what the player knows: the unseen cards shuffled into the
+        places never seen, then the actions replayed through the rules core."""
+        fill = list(self.unseen)
+        rng.shuffle(fill)
+        return self.with_unseen(fill)
+
+    def with_unseen(self, cards: list[int] | tuple[int, ...]) -> Game:
+        """The full game whose never-seen places hold ``cards`` in order (layout places first,
+        then stock places), with the actions replayed."""
+        if sorted(cards) != list(self.unseen):
+            raise ValueError("cards must be a permutation of the unseen cards")
+        it = iter(cards)
+        layout = [next(it) if c is None else c for c in self.layout]
+        stock = [next(it) if c is None else c for c in self.stock]
+        game: Game
+        if self.game == "tripeaks":
+            if self.first_waste is not None:
+                tp_deal = TriPeaksDeal(tuple(layout), self.first_waste, tuple(stock))
+            else:
+                tp_deal = TriPeaksDeal(tuple(layout), stock[0], tuple(stock[1:]))
+            game = TriPeaksGame(tp_deal, self.rules, self.scoring)
+        else:
+            columns = tuple(tuple(layout[4 * c : 4 * c + 4]) for c in range(len(layout) // 4))
+            game = FortyThievesGame(FortyThievesDeal(columns, tuple(stock)), self.rules, self.scoring)
+        for action in self.actions:
+            reason = game.try_play(action)
+            if reason is not None:  # cannot happen for a state made by public_state()
+                raise ValueError(f"action {action} does not replay: {reason}")
+        return game
+
+
+def public_state(game: Game, actions: list[int] | tuple[int, ...]) -> PublicState:
+    """The public state of ``game``, reached from its deal by ``actions`` (the only function
+    that reads a game for an agent: it copies seen cards only)."""
+    name = game_name(game)
+    bits = game.legal_mask()
+    n = 29 if name == "tripeaks" else 210
+    legal = tuple(a for a in range(n) if bits >> a & 1)
+    mask = np.zeros(n, dtype=bool)
+    mask[list(legal)] = True
+    unseen = tuple(sorted(game.unseen_cards()))
+    stock_seen = game.stock_seen
+    stock: tuple[int | None, ...] = tuple(game.stock[:stock_seen]) + (None,) * (len(game.stock) - stock_seen)
+    first_waste: int | None = None
+    knowledge: TriPeaksKnowledge | FortyThievesKnowledge
+    if isinstance(game, TriPeaksGame):
+        seen = game.seen_slots
+        layout: tuple[int | None, ...] = tuple(c if seen >> s & 1 else None for s, c in enumerate(game.tableau))
+        if game.rules.waste_start == "card":
+            first_waste = game.deal.waste
+        knowledge = tripeaks_knowledge(game)
+    else:
+        layout = tuple(c for col in game.deal.columns for c in col)
+        knowledge = fortythieves_knowledge(game)
+    return PublicState(
+        game=name,
+        rules=game.rules,
+        scoring=game.scoring,
+        legal=legal,
+        mask=mask,
+        actions=tuple(actions),
+        knowledge=knowledge,
+        view=game.public_view(),
+        layout=layout,
+        stock=stock,
+        unseen=unseen,
+        first_waste=first_waste,
+    )
+
+
+def observe(env: Any) -> PublicState:
+    """The public state of a solitaire_env env's current episode (``env`` may be wrapped)."""
+    inner = env.unwrapped
+    return public_state(inner.game, inner.actions)
+
+
+class Agent(ABC):
+    """A policy for one game: :meth:`act` maps a :class:`PublicState` to a legal env action.
+
+    Subclasses set ``name`` (the registry name) and ``games`` (the games they play).  An agent
+    is built with a ``seed`` (sampling agents mix it with the public fingerprint) and may keep
+    state between moves of an episode; :meth:`reset` starts a new episode.
+    """
+
+    name: ClassVar[str] = "agent"
+    games: ClassVar[tuple[GameName, ...]] = ("tripeaks", "fortythieves")
+    #: Only the oracle: :func:`decide` gives it the game itself (hidden cards included).
+    sees_hidden: ClassVar[bool] = False
+    #: A label for tables ("upper bound" for the oracle).
+    label: ClassVar[str] = ""
+
+    def __init__(self, game: GameName, seed: int = 0) -> None:
+        if game not in self.games:
+            raise ValueError(f"agent {self.name!r} does not play {game} (it plays {', '.join(self.games)})")
+        self.game = game
+        self.seed = int(seed)
+
+    def reset(self) -> None:  # noqa: B027 (optional hook)
+        """A new episode starts (the default keeps no episode state)."""
+
+    @abstractmethod
+    def act(self, state: PublicState) -> int:
+        """A legal action of ``state`` (``state.legal`` is never empty when called)."""
+
+    def act_full(self, game: Game, actions: tuple[int, ...]) -> int:
+        """Only for ``sees_hidden`` agents: an action from the full game."""
+        raise NotImplementedError(f"agent {self.name!r} does not see hidden cards")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(game={self.game!r}, seed={self.seed})"
+
+
+def decide(agent: Agent, game: Game, actions: list[int] | tuple[int, ...]) -> int:
+    """The agent's action in ``game``: the oracle reads the game, every other agent only its
+    public state.  Raises ``ValueError`` if the agent names an illegal action."""
+    if agent.sees_hidden:
+        action = int(agent.act_full(game, tuple(actions)))
+    else:
+        action = int(agent.act(public_state(game, actions)))
+    if not game.legal_mask() >> action & 1:
+        raise ValueError(f"agent {agent.name!r} chose illegal action {action} ({game.illegal_reason(action)})")
+    return action

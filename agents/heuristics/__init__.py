@@ -1,0 +1,1 @@
+"""Hint heuristics as agents: public-information policies for TriPeaks and Forty Thieves."""
