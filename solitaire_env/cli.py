@@ -729,3 +729,182 @@ def _solve_many(args: argparse.Namespace) -> int:
             },
         )
     return 0
+
+
+# --------------------------------------------------------------------------- eval
+
+EVAL_EPILOG = """\
+Every agent plays the same N deal codes, drawn from numpy's default_rng(--seed) by
+solitaire_env.deals.random_code (the draw of solve --deals), in --workers processes (default:
+all cores) or on a Ray cluster (--backend ray).  An agent is seeded per deal from the seed and
+the deal code, so a run is reproducible.  The table gives, per agent, the win rate with its
+95% Wilson interval, the mean score, cards cleared (TriPeaks) or founded (Forty Thieves),
+longest chain, moves and seconds per game; then a paired comparison on the same deals
+(exact McNemar test on the deals one agent won and the other lost): each agent against the
+best one that does not see hidden cards (--compare best) or every pair (--compare all).
+
+An agent is NAME or NAME:KEY=VALUE,KEY=VALUE (values typed as in YAML: 200, 0.5, true).
+A YAML config (--config, see configs/) holds the same settings; the flags override it.
+--out DIR writes results.json, summary.csv, pairs.csv and episodes.csv; --record DIR one
+JSON per episode (replay them with: solitaire-env replay DIR); --plot FILE a bar chart of
+the win rates with their intervals (needs matplotlib: pip install 'solitaire-env[plot]').
+
+examples:
+  solitaire-env eval --agents random --deals 200
+  solitaire-env eval --agents random oracle --deals 1000 --rules C --out results/classic
+  solitaire-env eval --game ft --agents random oracle:max_nodes=5000 --deals 20
+  solitaire-env eval --config configs/eval_tripeaks_easy.yaml --deals 100 --plot win_rates.png
+  solitaire-env eval --config configs/eval_smoke.yaml --record episodes/
+  solitaire-env eval --config configs/eval_tripeaks_easy.yaml --backend ray --ray-address auto
+  solitaire-env eval --config configs/eval_fortythieves.yaml --dry-run
+"""
+
+
+def _game_name(text: str) -> str:
+    return {"TP": "tripeaks", "FT": "fortythieves"}[_game(text)]
+
+
+@verb(
+    "eval",
+    "evaluate agents on the same N deals: win rates with intervals, paired tests, JSON/CSV, records",
+    arg("--config", metavar="FILE", help="a YAML evaluation config (see configs/); the flags below override it"),
+    arg("--game", type=_game_name, metavar="tp|ft", help="the game (default tp)"),
+    arg("--rules", type=_rule_letter, metavar="E|C", help="TriPeaks: the deal codes' rule letter (default E)"),
+    arg("--agents", nargs="+", metavar="AGENT", help="agents: NAME or NAME:KEY=VALUE,... (default random)"),
+    arg("--deals", type=_positive, metavar="N", help="how many deal codes (default 100)"),
+    arg("--seed", type=_seed, metavar="N", help="seed of the deal codes and of the agents (default 0)"),
+    arg("--workers", type=_positive, metavar="W", help="worker processes or Ray actors (default: all cores)"),
+    arg("--backend", choices=("process", "ray"), help="process: a local process pool (default); ray: a Ray cluster"),
+    arg(
+        "--ray-address", metavar="ADDR", help="with --backend ray: the cluster to join (default: RAY_ADDRESS or local)"
+    ),
+    arg(
+        "--compare", choices=("best", "all"), help="paired tests: each agent against the best (default), or every pair"
+    ),
+    arg("--out", metavar="DIR", help="write results.json, summary.csv, pairs.csv and episodes.csv here"),
+    arg("--record", metavar="DIR", help="write one JSON record per episode here (see replay)"),
+    arg(
+        "--plot", metavar="FILE", help="draw the win rates with their 95%% intervals (png, svg, pdf; needs matplotlib)"
+    ),
+    arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)"),
+    arg("--faces", choices=("standard", "open"), help="TriPeaks: open: all 28 cards face up (default standard)"),
+    arg("--waste-start", choices=("card", "empty"), help="TriPeaks: empty: the stock has 24 (default card)"),
+    arg("--jokers", type=_jokers, metavar="N", help="TriPeaks: 0, 1 or 2 jokers in the stock (default 0)"),
+    arg("--scoring", choices=("app", "classic", "streak"), help="scoring preset (default app; Forty Thieves: app)"),
+    arg("--foundation-return", choices=("on", "off"), help="Forty Thieves: foundation to column moves (default on)"),
+    arg("--dry-run", action="store_true", help="validate the settings, print what would run, and stop"),
+    arg("--no-progress", action="store_true", help="no progress bar on stderr"),
+    epilog=EVAL_EPILOG,
+)
+def cmd_eval(args: argparse.Namespace) -> int:
+    from agents.backends import RayUnavailableError
+    from agents.config import EvalConfig, load_config_file
+    from agents.evaluate import check_plot_available, evaluate
+
+    raw: dict[str, Any] = load_config_file(args.config) if args.config is not None else {}
+    for key in ("game", "rules", "deals", "seed", "agents", "workers", "backend", "ray_address", "compare"):
+        if getattr(args, key) is not None:
+            raw[key] = getattr(args, key)
+    for key in ("out", "record", "plot"):
+        if getattr(args, key) is not None:
+            raw[key] = getattr(args, key)
+    flags = {k: getattr(args, k) for k in ("draw", "faces", "waste_start", "jokers", "scoring")}
+    if args.foundation_return is not None:
+        flags["foundation_return"] = args.foundation_return == "on"
+    flags = {k: v for k, v in flags.items() if v is not None}
+    if flags:
+        env = raw.get("env") or {}
+        if not isinstance(env, dict):
+            raise CLIError(f"{args.config}: env: want a mapping of env keywords, got {env!r}")
+        raw["env"] = {**env, **flags}
+    config = EvalConfig.from_mapping(raw, source=args.config)
+    if config.plot is not None:
+        check_plot_available()
+    agents = " ".join(a.key for a in config.agents)
+    if args.dry_run:
+        print(f"config ok: {config.game}, rules {config.rules}, {config.deals} deals from seed {config.seed}")
+        print(f"agents: {agents}")
+        print(f"env: {config.env_kwargs or '(defaults)'}; backend {config.backend}; workers {config.workers or 'all'}")
+        for key in ("out", "record", "plot"):
+            if getattr(config, key) is not None:
+                print(f"{key}: {getattr(config, key)}")
+        return 0
+    try:
+        result = evaluate(config, progress=not args.no_progress)
+    except RayUnavailableError as error:
+        raise CLIError(str(error)) from None
+    except RuntimeError as error:  # an agent's illegal move, a worker that died
+        raise CLIError(_one_line(error)) from None
+    print(result.header(), end="")
+    print()
+    print(result.table(), end="")
+    if config.out is not None:
+        print(f"wrote {os.path.join(config.out, 'results.json')} and summary.csv, pairs.csv, episodes.csv")
+    if config.record is not None:
+        print(f"recorded {result.records} episodes in {config.record} (check them: {PROG} replay {config.record})")
+    if config.plot is not None:
+        print(f"plotted the win rates to {config.plot}")
+    return 0
+
+
+# --------------------------------------------------------------------------- replay
+
+REPLAY_EPILOG = """\
+Each record (a JSON file written by eval --record; a folder stands for every *.json under
+it) is replayed in a fresh env made with the recorded env keywords: every action must be
+legal, the episode must end exactly after the last one, and the score, the outcome (won,
+cards cleared / founded, moves, longest chain, steps, truncated reason) and the rules must be
+the recorded ones.  The first difference stops the replay: one line on stderr naming the
+file and what differs, exit status 1.  A file that is not a record (bad JSON, a missing
+field) exits with 2.  A record of another solitaire-env version replays with a warning
+(--strict: an error).
+
+examples:
+  solitaire-env replay episodes/
+  solitaire-env replay episodes/random/00007-TP1-E-IUIL36E.json --verbose
+  solitaire-env replay episodes/ --rerun-agent     also re-run each agent and check its choices
+"""
+#: Exit status of a replay that differs from its record.
+EXIT_MISMATCH = 1
+
+
+@verb(
+    "replay",
+    "replay recorded episodes and check that they reproduce exactly",
+    arg("files", nargs="+", metavar="FILE", help="episode records (JSON) or folders of them"),
+    arg("--rerun-agent", action="store_true", help="also rebuild each recorded agent and check its every choice"),
+    arg("--strict", action="store_true", help="a record of another solitaire-env version is an error"),
+    arg("-v", "--verbose", action="store_true", help="one line per episode"),
+    epilog=REPLAY_EPILOG,
+)
+def cmd_replay(args: argparse.Namespace) -> int:
+    from agents.records import PROGRESS_KEY, Replayer, ReplayMismatch, find_records
+
+    paths = find_records(args.files)
+    replayer = Replayer(rerun_agent=args.rerun_agent, strict=args.strict)
+    warned: set[str] = set()
+    n = 0
+    try:
+        for report in replayer.replay_files(paths):
+            n += 1
+            for warning in report.warnings:
+                if warning not in warned:
+                    warned.add(warning)
+                    print(f"{PROG}: warning: {report.path}: {warning}", file=sys.stderr)
+            if args.verbose:
+                r = report.record
+                o = r["outcome"]
+                agent = r.get("agent", {}).get("name", "?")
+                deal = r.get("deal_code") or "(deal string)"
+                state = "won" if o["won"] else "lost"
+                progress = f"{o[PROGRESS_KEY[r['game']]]} {PROGRESS_KEY[r['game']]}"
+                print(
+                    f"ok  {report.path}: {deal} {agent} {state}, score {r['score']}, {progress}, {o['steps']} actions"
+                )
+    except ReplayMismatch as error:
+        print(f"{PROG}: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_MISMATCH
+    finally:
+        replayer.close()
+    print(f"replayed {n} episode(s): every one reproduced exactly (legal actions, score, outcome, rules)")
+    return 0

@@ -1,0 +1,419 @@
+"""Evaluation settings: agent specs and :class:`EvalConfig`, validated from YAML or from a dict.
+
+An evaluation run is described by a mapping with these keys (a YAML file in ``configs/``, or
+the ``solitaire-env eval`` flags, which override the file's values):
+
+- ``game``: ``tripeaks`` (``tp``) or ``fortythieves`` (``ft``); default ``tripeaks``.
+- ``rules``: the deal codes' rule letter: TriPeaks ``E`` (Easy, K-A adjacent, the default) or
+  ``C`` (Classic); Forty Thieves ``N``.
+- ``env``: env keywords (``gym.make`` arguments) that change the game: TriPeaks ``draw``,
+  ``faces``, ``waste_start``, ``jokers``, ``scoring``; Forty Thieves ``foundation_return``,
+  ``scoring``, ``max_repeats``; both ``max_episode_steps``.
+- ``deals`` (default 100) and ``seed`` (default 0): the deal codes are the first ``deals``
+  codes drawn from ``seed`` (:func:`solitaire_env.solver.stats.draw_codes`).
+- ``agents``: a list of agent specs: a name (``random``), a CLI-style spec
+  (``rollout:samples=200``) or a mapping (``{name: rollout, samples: 200}``).
+- ``workers`` (default: all cores), ``backend`` (``process`` or ``ray``), ``ray_address``,
+  ``record`` (a folder for episode records), ``out`` (a folder for JSON and CSV), ``plot`` (an
+  image file), ``compare`` (``best`` or ``all``: which pairs get a McNemar test).
+
+Every problem is a :class:`ConfigError` (a ``ValueError``) with a one-line message that says
+where (the file) and what (the key, the value, what is allowed).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from agents.base import GameName
+
+__all__ = [
+    "CONFIG_KEYS",
+    "ENV_OPTIONS",
+    "AgentSpec",
+    "ConfigError",
+    "EvalConfig",
+    "load_config_file",
+    "parse_agent_spec",
+]
+
+#: The keys an evaluation config may have.
+CONFIG_KEYS = (
+    "game",
+    "rules",
+    "env",
+    "deals",
+    "seed",
+    "agents",
+    "workers",
+    "backend",
+    "ray_address",
+    "record",
+    "out",
+    "plot",
+    "compare",
+)
+BACKENDS = ("process", "ray")
+COMPARE = ("best", "all")
+#: The env keywords an evaluation may set, per game (the rest do not change what it measures:
+#: rewards and observations are not what an agent reads).
+ENV_OPTIONS: dict[GameName, tuple[str, ...]] = {
+    "tripeaks": ("draw", "faces", "waste_start", "jokers", "scoring", "max_episode_steps"),
+    "fortythieves": ("foundation_return", "scoring", "max_repeats", "max_episode_steps"),
+}
+ENV_IDS: dict[GameName, str] = {
+    "tripeaks": "solitaire_env/TriPeaks-v0",
+    "fortythieves": "solitaire_env/FortyThieves-v0",
+}
+#: The deal-code letters of each game, and its rule letters (the first is the default).
+CODE_GAME: dict[GameName, str] = {"tripeaks": "TP", "fortythieves": "FT"}
+RULE_LETTERS: dict[GameName, tuple[str, ...]] = {"tripeaks": ("E", "C"), "fortythieves": ("N",)}
+_GAME_ALIASES: dict[str, GameName] = {
+    "tripeaks": "tripeaks",
+    "tp": "tripeaks",
+    "fortythieves": "fortythieves",
+    "ft": "fortythieves",
+}
+#: Agent options that name a model file (checked to exist before anything runs).
+MODEL_OPTIONS = ("model", "model_path", "checkpoint")
+
+
+class ConfigError(ValueError):
+    """A bad evaluation setting (one line: where, what, what is allowed)."""
+
+
+def _scalar(text: str) -> Any:
+    """A CLI option value with YAML's types: ``200`` an int, ``0.5`` a float, ``true`` a bool."""
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return value if isinstance(value, (int, float, bool, str)) or value is None else text
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent by registry name and constructor options (``rollout`` with ``samples=200``)."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    @property
+    def key(self) -> str:
+        """How tables, files and records name it: ``random``, ``rollout:samples=200``."""
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={_text(v)}" for k, v in self.options)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, **self.kwargs}
+
+    @classmethod
+    def parse(cls, value: Any, where: str = "agents") -> AgentSpec:
+        """A spec from a string (``name`` or ``name:key=value,key=value``) or a mapping with ``name``."""
+        if isinstance(value, AgentSpec):
+            return value
+        if isinstance(value, str):
+            return parse_agent_spec(value, where)
+        if isinstance(value, Mapping):
+            if "name" not in value:
+                raise ConfigError(f"{where}: an agent mapping needs a 'name' key, got {dict(value)!r}")
+            name = value["name"]
+            if not isinstance(name, str) or not name.strip():
+                raise ConfigError(f"{where}: the agent name must be a string, got {name!r}")
+            options = []
+            for k, v in value.items():
+                if k == "name":
+                    continue
+                if not isinstance(k, str):
+                    raise ConfigError(f"{where}: agent {name!r}: option names must be strings, got {k!r}")
+                if not _plain(v):
+                    raise ConfigError(
+                        f"{where}: agent {name!r}: option {k!r} must be a number, a boolean, a string, "
+                        f"or a list or mapping of them, got {v!r}"
+                    )
+                options.append((k, v))
+            return cls(name.strip(), tuple(options))
+        raise ConfigError(f"{where}: an agent is a name, 'name:key=value,...' or a mapping with 'name', got {value!r}")
+
+
+def _plain(value: Any) -> bool:
+    """A value a record can store as JSON: None, bool, int, float, str, or lists / mappings of them."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, Mapping):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return False
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+def parse_agent_spec(text: str, where: str = "--agents") -> AgentSpec:
+    """``random`` or ``rollout:samples=200,depth=3`` (values typed as in YAML)."""
+    name, sep, rest = text.strip().partition(":")
+    name = name.strip()
+    if not name:
+        raise ConfigError(f"{where}: empty agent name in {text!r}; want NAME or NAME:KEY=VALUE,...")
+    options: list[tuple[str, Any]] = []
+    if sep:
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise ConfigError(f"{where}: bad agent option {part.strip()!r} in {text!r}; want NAME:KEY=VALUE,...")
+            if key in dict(options):
+                raise ConfigError(f"{where}: option {key!r} given twice in {text!r}")
+            options.append((key, _scalar(value.strip())))
+    return AgentSpec(name, tuple(options))
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """A validated evaluation run (build it with :meth:`from_mapping` to get every check)."""
+
+    game: GameName = "tripeaks"
+    rules: str = "E"
+    env: tuple[tuple[str, Any], ...] = ()
+    deals: int = 100
+    seed: int = 0
+    agents: tuple[AgentSpec, ...] = (AgentSpec("random"),)
+    workers: int | None = None
+    backend: str = "process"
+    ray_address: str | None = None
+    record: str | None = None
+    out: str | None = None
+    plot: str | None = None
+    compare: str = "best"
+    source: str | None = field(default=None, compare=False)
+
+    @property
+    def env_id(self) -> str:
+        return ENV_IDS[self.game]
+
+    @property
+    def env_kwargs(self) -> dict[str, Any]:
+        """The ``gym.make`` keywords of every episode (without ``wrap``: a code's letter sets it)."""
+        return dict(self.env)
+
+    @property
+    def code_game(self) -> str:
+        return CODE_GAME[self.game]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as a mapping :meth:`from_mapping` accepts (what results files store)."""
+        return {
+            "game": self.game,
+            "rules": self.rules,
+            "env": self.env_kwargs,
+            "deals": self.deals,
+            "seed": self.seed,
+            "agents": [a.to_dict() for a in self.agents],
+            "workers": self.workers,
+            "backend": self.backend,
+            "ray_address": self.ray_address,
+            "record": self.record,
+            "out": self.out,
+            "plot": self.plot,
+            "compare": self.compare,
+        }
+
+    @classmethod
+    def from_mapping(
+        cls, data: Mapping[str, Any], source: str | None = None, *, check_agents: bool = True
+    ) -> EvalConfig:
+        """Validate ``data`` (keys of :data:`CONFIG_KEYS`; absent keys take their defaults).
+
+        ``check_agents`` also looks every agent up in the registry, checks its model file (if
+        an option names one) and builds it once, so that an unknown name, a bad option or a
+        missing file fails here in one line, before any work starts.
+        """
+        where = f"{source}: " if source else ""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"{where}want a mapping of settings, got {type(data).__name__}")
+        unknown = [k for k in data if k not in CONFIG_KEYS]
+        if unknown:
+            raise ConfigError(
+                f"{where}unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
+                f"known: {', '.join(CONFIG_KEYS)}"
+            )
+        get = data.get
+        game = _game(get("game"), where)
+        rules = _rules(get("rules"), game, where)
+        env = _env(get("env"), game, where)
+        deals = _int(get("deals"), "deals", where, minimum=1, default=100)
+        seed = _int(get("seed"), "seed", where, minimum=0, default=0)
+        agents = _agents(get("agents"), where)
+        workers = _int(get("workers"), "workers", where, minimum=1, default=None)
+        backend = _choice(get("backend"), "backend", BACKENDS, where)
+        compare = _choice(get("compare"), "compare", COMPARE, where)
+        paths = {k: _str(get(k), k, where) for k in ("ray_address", "record", "out", "plot")}
+        if paths["ray_address"] is not None and backend != "ray":
+            raise ConfigError(f"{where}ray_address applies to backend ray only (backend is {backend})")
+        config = cls(
+            game=game,
+            rules=rules,
+            env=tuple(env.items()),
+            deals=deals,
+            seed=seed,
+            agents=agents,
+            workers=workers,
+            backend=backend,
+            compare=compare,
+            source=source,
+            **paths,
+        )
+        config.check_env(where)
+        if check_agents:
+            config.check_agents(where)
+        return config
+
+    def check_env(self, where: str = "") -> None:
+        """Make the env once: a bad env value fails here, naming the keyword."""
+        import gymnasium as gym
+
+        import solitaire_env  # noqa: F401  (registers the envs)
+
+        try:
+            env = gym.make(self.env_id, **self.env_kwargs)
+        except (ValueError, TypeError) as error:
+            raise ConfigError(f"{where}env: {' '.join(str(error).split())}") from None
+        env.close()
+
+    def check_agents(self, where: str = "") -> None:
+        """Every agent is registered for the game, its model file exists and it can be built."""
+        from agents.registry import UnknownAgentError, agent_class, agent_names, make_agent
+
+        unknown = []
+        for spec in self.agents:
+            try:
+                agent_class(spec.name, self.game)
+            except UnknownAgentError:
+                unknown.append(spec.name)
+        if unknown:
+            plural = "s" if len(unknown) > 1 else ""
+            raise ConfigError(
+                f"{where}unknown agent{plural} {', '.join(map(repr, unknown))} for {self.game}; "
+                f"known: {', '.join(agent_names(self.game)) or '(none)'}"
+            )
+        for spec in self.agents:
+            for key, value in spec.options:
+                if key in MODEL_OPTIONS:
+                    if not isinstance(value, str):
+                        raise ConfigError(f"{where}agent {spec.key!r}: {key} must be a file path, got {value!r}")
+                    if not (os.path.isfile(value) or os.path.isfile(value + ".zip")):
+                        raise ConfigError(f"{where}agent {spec.name!r}: model file {value!r} not found")
+            try:
+                make_agent(spec.name, self.game, 0, **spec.kwargs)
+            except OSError as error:
+                what = f"{error.filename}: {error.strerror}" if error.strerror else str(error)
+                raise ConfigError(f"{where}agent {spec.key!r}: {' '.join(what.split())}") from None
+            except (ValueError, TypeError) as error:
+                text = " ".join(str(error).split())
+                raise ConfigError(f"{where}{text if spec.name in text else f'agent {spec.key!r}: {text}'}") from None
+
+
+def _game(value: Any, where: str) -> GameName:
+    if value is None:
+        return "tripeaks"
+    key = str(value).strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+    if not isinstance(value, str) or key not in _GAME_ALIASES:
+        raise ConfigError(f"{where}game: want tripeaks (tp) or fortythieves (ft), got {value!r}")
+    return _GAME_ALIASES[key]
+
+
+def _rules(value: Any, game: GameName, where: str) -> str:
+    letters = RULE_LETTERS[game]
+    if value is None:
+        return letters[0]
+    if not isinstance(value, str) or value.strip().upper() not in letters:
+        want = "E (Easy) or C (Classic)" if game == "tripeaks" else "N"
+        raise ConfigError(f"{where}rules: the {game} rule letter is {want}, got {value!r}")
+    return value.strip().upper()
+
+
+def _env(value: Any, game: GameName, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}env: want a mapping of env keywords, got {value!r}")
+    allowed = ENV_OPTIONS[game]
+    for key in value:
+        if key == "wrap":
+            raise ConfigError(f"{where}env: wrap comes from the deal codes' rule letter: set rules: E or C")
+        if key not in allowed:
+            other = next((g for g, keys in ENV_OPTIONS.items() if g != game and key in keys), None)
+            note = f" (a {other} option)" if other else ""
+            raise ConfigError(f"{where}env: unknown {game} keyword {key!r}{note}; allowed: {', '.join(allowed)}")
+    return dict(value)
+
+
+def _int(value: Any, key: str, where: str, *, minimum: int, default: int | None) -> Any:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{where}{key}: want a whole number >= {minimum}, got {value!r}")
+    return value
+
+
+def _choice(value: Any, key: str, choices: Sequence[str], where: str) -> str:
+    if value is None:
+        return choices[0]
+    if value not in choices:
+        raise ConfigError(f"{where}{key}: want one of {', '.join(choices)}, got {value!r}")
+    return str(value)
+
+
+def _str(value: Any, key: str, where: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where}{key}: want a path (a string), got {value!r}")
+    return value
+
+
+def _agents(value: Any, where: str) -> tuple[AgentSpec, ...]:
+    if value is None:
+        return (AgentSpec("random"),)
+    if isinstance(value, (str, Mapping)):
+        value = [value]
+    if not isinstance(value, Sequence) or not value:
+        raise ConfigError(f"{where}agents: want a non-empty list of agents, got {value!r}")
+    specs = tuple(AgentSpec.parse(v, f"{where}agents" if where else "agents") for v in value)
+    keys = [s.key for s in specs]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise ConfigError(f"{where}agents: {', '.join(map(repr, twice))} listed twice")
+    return specs
+
+
+def load_config_file(path: str) -> dict[str, Any]:
+    """The mapping of a YAML config file (not yet validated: see :meth:`EvalConfig.from_mapping`)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error)
+        raise ConfigError(f"{path}: not valid YAML{at}: {' '.join(str(problem).split())}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: want a mapping of settings (key: value lines), got {type(data).__name__}")
+    return data

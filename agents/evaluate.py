@@ -1,0 +1,484 @@
+"""Evaluation: every agent on the same N deal codes, with statistics, tables, files and records.
+
+The library half of ``solitaire-env eval`` (the command line only merges flags into the
+config and prints)::
+
+    from agents.evaluate import evaluate
+
+    result = evaluate(game="tripeaks", deals=200, seed=0, agents=["random", "oracle"])
+    print(result.table())
+    result.write("results/")  # results.json, summary.csv, pairs.csv, episodes.csv
+
+- The deal codes are the first N codes drawn from the seed
+  (:func:`solitaire_env.solver.stats.draw_codes`); every agent plays every code.
+- Each episode drives the env: ``gym.make`` with the config's keywords, ``reset`` with the deal
+  code, then ``step(decide(agent, env.unwrapped.game, env.unwrapped.actions))`` until the
+  episode is terminated or truncated (:mod:`agents.backends`).
+- Per agent: win rate with its 95% Wilson interval, mean score, cards cleared (TriPeaks) or
+  founded (Forty Thieves), longest chain, moves and seconds per game
+  (:meth:`EvalResult.summary`).
+- Paired comparisons on the same deals: the exact McNemar test on the discordant deals (won by
+  one agent and lost by the other), for every pair or for each agent against the best one
+  (:func:`mcnemar_exact`, :meth:`EvalResult.pairs`).
+- Work split by deal over worker processes (default all cores) or a Ray cluster; agents
+  seeded per deal from the eval seed and the code, so a run is reproducible whatever the
+  backend and the number of workers.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from agents.backends import (
+    DealWorker,
+    EpisodeResult,
+    WorkerSetup,
+    agent_seed,
+    chunks,
+    import_ray,
+    run_local,
+    run_ray,
+)
+from agents.config import AgentSpec, ConfigError, EvalConfig
+from agents.records import PROGRESS_KEY, episode_record, write_record
+from solitaire_env import __version__
+
+__all__ = [
+    "AgentSpec",
+    "ConfigError",
+    "DealWorker",
+    "EpisodeResult",
+    "EvalConfig",
+    "EvalResult",
+    "agent_seed",
+    "evaluate",
+    "mcnemar_exact",
+    "plot_win_rates",
+    "wilson",
+]
+
+GAME_TITLES = {"tripeaks": "TriPeaks", "fortythieves": "Forty Thieves"}
+RULE_TITLES = {"E": "Easy (K and A adjacent)", "C": "Classic (K and A not adjacent)", "N": "the app's"}
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of ``k / n`` (see :func:`solitaire_env.solver.stats.wilson`)."""
+    from solitaire_env.solver.stats import wilson as _wilson
+
+    return _wilson(k, n, z)
+
+
+def mcnemar_exact(a_only: int, b_only: int) -> float:
+    """The two-sided exact McNemar p-value of ``a_only`` deals won by A alone and ``b_only`` by B alone.
+
+    Under the null hypothesis each discordant deal is won by A or by B with probability 1/2,
+    so the smaller count is binomial(n, 1/2): p = min(1, 2 P(X <= min)).  1.0 when no deal is
+    discordant.
+    """
+    if a_only < 0 or b_only < 0:
+        raise ValueError(f"want counts >= 0, got {a_only!r}, {b_only!r}")
+    n = a_only + b_only
+    if n == 0:
+        return 1.0
+    k = min(a_only, b_only)
+    tail = sum(math.comb(n, i) for i in range(k + 1))
+    return min(1.0, 2 * tail / 2**n)
+
+
+@dataclass
+class EvalResult:
+    """The episodes of a run, in deal order per agent, and what is computed from them."""
+
+    config: EvalConfig
+    codes: list[str]
+    episodes: dict[str, list[EpisodeResult]]
+    labels: dict[str, str]
+    sees_hidden: dict[str, bool]
+    wall_seconds: float
+    workers: int
+    records: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def progress_key(self) -> str:
+        """``cleared`` (TriPeaks) or ``founded`` (Forty Thieves)."""
+        return PROGRESS_KEY[self.config.game]
+
+    def summary(self) -> dict[str, dict[str, Any]]:
+        """Per agent: deals, wins, win rate, its 95% Wilson interval, means of score, cards
+        cleared / founded, longest chain, moves, steps, seconds per game, truncations."""
+        out = {}
+        for key, rows in self.episodes.items():
+            n = len(rows)
+            wins = sum(r.won for r in rows)
+            lo, hi = wilson(wins, n)
+
+            def mean(values: Sequence[float], n: int = n) -> float | None:
+                return sum(values) / n if n else None
+
+            out[key] = {
+                "agent": key,
+                "label": self.labels.get(key, ""),
+                "deals": n,
+                "wins": wins,
+                "win_rate": wins / n if n else 0.0,
+                "ci95": [lo, hi],
+                "mean_score": mean([r.score for r in rows]),
+                f"mean_{self.progress_key}": mean([r.progress for r in rows]),
+                "mean_longest_chain": mean([r.longest_chain for r in rows]),
+                "mean_moves": mean([r.moves for r in rows]),
+                "mean_steps": mean([r.steps for r in rows]),
+                "mean_seconds": mean([r.seconds for r in rows]),
+                "truncated": sum(r.truncated_reason is not None for r in rows),
+            }
+        return out
+
+    def best(self) -> str:
+        """The agent with the highest win rate among those that play fair (not the oracle);
+        on a tie the most cards cleared / founded, then the first listed.  Among all agents if
+        every one sees hidden cards."""
+        keys = list(self.episodes)
+        fair = [k for k in keys if not self.sees_hidden.get(k)] or keys
+
+        def rank(k: str) -> tuple[int, int, int]:
+            rows = self.episodes[k]
+            return sum(r.won for r in rows), sum(r.progress for r in rows), -fair.index(k)
+
+        return max(fair, key=rank)
+
+    def pairs(self, compare: str | None = None) -> list[dict[str, Any]]:
+        """Paired comparisons on the same deals: ``"all"`` pairs in listed order, or ``"best"``:
+        each agent against :meth:`best` (default: the config's ``compare``)."""
+        compare = compare or self.config.compare
+        keys = list(self.episodes)
+        if compare == "all":
+            todo = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1 :]]
+        else:
+            best = self.best()
+            todo = [(best, k) for k in keys if k != best]
+        out = []
+        for a, b in todo:
+            both = a_only = b_only = neither = 0
+            for ra, rb in zip(self.episodes[a], self.episodes[b]):
+                assert ra.code == rb.code
+                if ra.won and rb.won:
+                    both += 1
+                elif ra.won:
+                    a_only += 1
+                elif rb.won:
+                    b_only += 1
+                else:
+                    neither += 1
+            n = both + a_only + b_only + neither
+            out.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "deals": n,
+                    "both": both,
+                    "a_only": a_only,
+                    "b_only": b_only,
+                    "neither": neither,
+                    "win_rate_diff": (a_only - b_only) / n if n else 0.0,
+                    "p_value": mcnemar_exact(a_only, b_only),
+                }
+            )
+        return out
+
+    # ----------------------------------------------------------------------- text
+
+    def header(self) -> str:
+        c = self.config
+        what = GAME_TITLES[c.game]
+        if c.game == "tripeaks":
+            what += f", rules {c.rules}: {RULE_TITLES[c.rules]}"
+        if c.env:
+            what += "; " + ", ".join(f"{k} {v}" for k, v in c.env)
+        first = f"codes {self.codes[0]}{' ...' if len(self.codes) > 1 else ''} " if self.codes else ""
+        return (
+            f"{what}\n{len(self.codes)} deals: {first}drawn from numpy default_rng({c.seed}) by random_code; "
+            f"{len(self.episodes)} agent(s); {self.workers} worker(s), backend {c.backend}\n"
+        )
+
+    def table(self) -> str:
+        """The per-agent table, the paired comparisons and the wall time, as text."""
+        s = self.summary()
+        progress = self.progress_key
+        head = ("agent", "deals", "wins", "win rate", "95% CI (Wilson)", "score", progress, "chain", "moves", "s/game")
+        rows = [head]
+
+        def fmt(value: float | None, spec: str) -> str:
+            return "-" if value is None else format(value, spec)
+
+        for key, d in s.items():
+            lo, hi = d["ci95"]
+            name = key + (f" ({d['label']})" if d["label"] else "")
+            rows.append(
+                (
+                    name,
+                    str(d["deals"]),
+                    str(d["wins"]),
+                    f"{100 * d['win_rate']:.2f}%",
+                    f"[{100 * lo:.2f}%, {100 * hi:.2f}%]",
+                    fmt(d["mean_score"], ".1f"),
+                    fmt(d[f"mean_{progress}"], ".2f"),
+                    fmt(d["mean_longest_chain"], ".2f"),
+                    fmt(d["mean_moves"], ".1f"),
+                    fmt(d["mean_seconds"], ".4f"),
+                )
+            )
+        lines = _align(rows)
+        pairs = self.pairs()
+        if pairs:
+            kind = "every pair" if self.config.compare == "all" else f"each agent against the best, {self.best()}"
+            lines += ["", f"paired comparison on the same deals ({kind}; exact McNemar test, two-sided):"]
+            prow = [("A", "B", "both won", "A only", "B only", "neither", "A - B", "p-value")]
+            for p in pairs:
+                prow.append(
+                    (
+                        p["a"],
+                        p["b"],
+                        str(p["both"]),
+                        str(p["a_only"]),
+                        str(p["b_only"]),
+                        str(p["neither"]),
+                        f"{100 * p['win_rate_diff']:+.2f}%",
+                        _p_text(p["p_value"]),
+                    )
+                )
+            lines += _align(prow)
+        n = len(self.codes) * len(self.episodes)
+        lines += [
+            "",
+            f"wall time {self.wall_seconds:.1f} s ({1000 * self.wall_seconds / n if n else 0:.2f} ms per game)",
+        ]
+        return "\n".join(lines) + "\n"
+
+    # ----------------------------------------------------------------------- files
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything: the settings, the codes, the summary, the pairs and every episode (no actions)."""
+        return {
+            "version": __version__,
+            "config": self.config.to_dict(),
+            "codes_from": f"numpy.random.default_rng({self.config.seed}) + solitaire_env.deals.random_code",
+            "workers": self.workers,
+            "wall_seconds": self.wall_seconds,
+            "best": self.best(),
+            "summary": self.summary(),
+            "pairs": self.pairs(),
+            "episodes": [_episode_row(r, self.progress_key) for rows in self.episodes.values() for r in rows],
+        }
+
+    def write(self, directory: str | os.PathLike[str]) -> list[Path]:
+        """``results.json`` (:meth:`to_dict`), ``summary.csv``, ``pairs.csv`` and ``episodes.csv``."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        data = self.to_dict()
+        paths = [out / name for name in ("results.json", "summary.csv", "pairs.csv", "episodes.csv")]
+        paths[0].write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        summary = []
+        for d in data["summary"].values():
+            row = dict(d)
+            row["ci95_low"], row["ci95_high"] = row.pop("ci95")
+            summary.append(row)
+        _write_csv(paths[1], summary)
+        _write_csv(paths[2], data["pairs"], ["a", "b", "deals", "both", "a_only", "b_only", "neither"])
+        _write_csv(paths[3], data["episodes"])
+        return paths
+
+
+def _episode_row(r: EpisodeResult, progress: str) -> dict[str, Any]:
+    return {
+        "agent": r.agent,
+        "deal_index": r.index,
+        "deal_code": r.code,
+        "seed": r.seed,
+        "won": r.won,
+        "score": r.score,
+        progress: r.progress,
+        "longest_chain": r.longest_chain,
+        "moves": r.moves,
+        "steps": r.steps,
+        "truncated_reason": r.truncated_reason,
+        "seconds": r.seconds,
+    }
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]], fields: list[str] | None = None) -> None:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else (fields or []))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _align(rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = []
+    for i, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
+        out.append("  ".join(cells).rstrip())
+        if i == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return out
+
+
+def _p_text(p: float) -> str:
+    return "<1e-4" if p < 1e-4 else f"{p:.4f}"
+
+
+# --------------------------------------------------------------------------- plot
+
+
+def check_plot_available() -> None:
+    """A one-line error (``ConfigError``) if matplotlib is not installed."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ConfigError(
+            "plot needs matplotlib: pip install 'solitaire-env[plot]' (or pip install 'matplotlib>=3.7')"
+        ) from None
+
+
+def plot_win_rates(result: EvalResult, path: str | os.PathLike[str]) -> Path:
+    """A horizontal bar per agent: its win rate, the 95% Wilson interval as an error bar."""
+    check_plot_available()
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    s = result.summary()
+    keys = list(s)[::-1]  # the first agent on top
+    rates = [100 * s[k]["win_rate"] for k in keys]
+    err = [
+        [100 * (s[k]["win_rate"] - s[k]["ci95"][0]) for k in keys],
+        [100 * (s[k]["ci95"][1] - s[k]["win_rate"]) for k in keys],
+    ]
+    names = [k + (f"\n({s[k]['label']})" if s[k]["label"] else "") for k in keys]
+    colors = ["0.6" if result.sees_hidden.get(k) else "tab:blue" for k in keys]
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(keys) + 1.5))
+    ax.barh(range(len(keys)), rates, xerr=err, color=colors, capsize=4)
+    ax.set_yticks(range(len(keys)), names)
+    ax.set_xlabel("win rate, % (95% Wilson interval)")
+    c = result.config
+    rules = f", rules {c.rules}" if c.game == "tripeaks" else ""
+    ax.set_title(f"{GAME_TITLES[c.game]}{rules}: {len(result.codes)} deals, seed {c.seed}")
+    ax.set_xlim(0, max(100.0, *(r + e for r, e in zip(rates, err[1]))) if rates else 100)
+    fig.tight_layout()
+    out = Path(path)
+    if out.parent != Path(""):
+        out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out)
+    plt.close(fig)
+    return out
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def evaluate(
+    config: EvalConfig | Mapping[str, Any] | None = None,
+    /,
+    *,
+    progress: bool = False,
+    write: bool = True,
+    **settings: Any,
+) -> EvalResult:
+    """Run an evaluation: every agent of ``config`` on the same deal codes.
+
+    ``config`` is an :class:`EvalConfig`, a mapping of settings, or ``None`` with the settings
+    as keywords (``evaluate(game="tripeaks", deals=100, agents=["random"])``); mappings and
+    keywords are validated by :meth:`EvalConfig.from_mapping`.  ``progress`` shows a tqdm bar
+    on stderr.  With ``write`` the config's ``record`` folder gets one JSON per episode, its
+    ``out`` folder the results files and ``plot`` the win-rate figure.
+    """
+    from solitaire_env.solver.stats import default_workers, draw_codes
+
+    if config is None or isinstance(config, Mapping):
+        config = EvalConfig.from_mapping({**(config or {}), **settings})
+    elif settings:
+        raise TypeError("give either an EvalConfig or settings as keywords, not both")
+    if write and config.plot is not None:
+        check_plot_available()
+    codes = draw_codes(config.deals, config.seed, config.code_game, config.rules)  # type: ignore[arg-type]
+    recording = write and config.record is not None
+    setup = WorkerSetup(
+        game=config.game,
+        env_id=config.env_id,
+        env_kwargs=config.env,
+        agents=config.agents,
+        seed=config.seed,
+        keep_actions=recording,
+    )
+    from agents.registry import agent_class
+
+    classes = {spec.key: agent_class(spec.name, config.game) for spec in config.agents}
+    specs = {spec.key: spec for spec in config.agents}
+    results: dict[str, list[EpisodeResult | None]] = {k: [None] * len(codes) for k in classes}
+    written = 0
+    bar = tqdm(total=len(codes), unit="deal", desc="evaluating", file=sys.stderr, disable=not progress, smoothing=0.05)
+
+    def on_chunk(rows: list[EpisodeResult]) -> None:
+        nonlocal written
+        for row in rows:
+            results[row.agent][row.index] = row
+            if recording:
+                assert config.record is not None
+                record = episode_record(
+                    row,
+                    game=config.game,
+                    env_kwargs=config.env_kwargs,
+                    agent=specs[row.agent].to_dict(),
+                    eval_seed=config.seed,
+                    label=classes[row.agent].label,
+                )
+                write_record(config.record, row.agent, record)
+                written += 1
+        bar.update(len({row.index for row in rows}))
+
+    if config.backend == "ray":
+        import_ray()  # a missing ray fails before anything starts
+    start = time.perf_counter()
+    try:
+        if config.backend == "ray":
+            work = chunks(codes, config.workers or 1)
+            workers = run_ray(setup, work, config.workers, on_chunk, address=config.ray_address)
+        else:
+            workers = max(1, min(config.workers or default_workers(), len(codes)))
+            run_local(setup, chunks(codes, workers), workers, on_chunk)
+    finally:
+        bar.close()
+    wall = time.perf_counter() - start
+    episodes: dict[str, list[EpisodeResult]] = {}
+    for key, rows in results.items():
+        missing = [i for i, r in enumerate(rows) if r is None]
+        if missing:  # cannot happen: every chunk comes back or the run raises
+            raise RuntimeError(f"agent {key!r}: no result for {len(missing)} deal(s)")
+        episodes[key] = [r for r in rows if r is not None]
+    result = EvalResult(
+        config=config,
+        codes=codes,
+        episodes=episodes,
+        labels={k: c.label for k, c in classes.items()},
+        sees_hidden={k: c.sees_hidden for k, c in classes.items()},
+        wall_seconds=wall,
+        workers=workers,
+        records=written,
+    )
+    if write and config.out is not None:
+        result.write(config.out)
+    if write and config.plot is not None:
+        plot_win_rates(result, config.plot)
+    return result
