@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from solitaire_env.cards import JOKER
 from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.solver.hint import (
@@ -103,9 +104,14 @@ class PublicState:
     def determinize(self, rng: np.random.Generator) -> Game:
         """A full game consistent with what the player knows: the unseen cards shuffled into the
         places never seen, then the actions replayed through the rules core."""
-        fill = list(self.unseen)
-        rng.shuffle(fill)
-        return self.with_unseen(fill)
+        # jokers lie only in the stock (never in the tableau): deal the layout's unseen places
+        # from the other cards, then shuffle what is left, jokers included, into the stock's
+        others = [c for c in self.unseen if c != JOKER]
+        rng.shuffle(others)
+        n_layout = self.layout.count(None)
+        rest = others[n_layout:] + [JOKER] * (len(self.unseen) - len(others))
+        rng.shuffle(rest)
+        return self.with_unseen(others[:n_layout] + rest)
 
     def with_unseen(self, cards: list[int] | tuple[int, ...]) -> Game:
         """The full game whose never-seen places hold ``cards`` in order (layout places first,

@@ -1,0 +1,534 @@
+"""Forty Thieves heuristic agents: public information only, deterministic, no trivial cycles.
+
+In Forty Thieves everything but the order of the stock is in sight, so an agent can keep an
+exact copy of the position: :class:`_Replica` replays the actions of the public state from the
+deal's columns, taking each drawn card from the stock cards already seen (every drawn card is).
+The copy gives the whole waste, the positions met since the last draw (the stock position never
+goes back, so older positions cannot come again) and a cheap way to try a move and take it back.
+
+Every agent ranks the legal moves by its own idea, then plays the first one that does not lead
+back to a position met since the last draw; a draw is always new.  So none of them moves a card
+back and forth: only when every ranked move would repeat a position (the stock is out and
+nothing new is left to try) does it repeat one, and the environment's repetition rule then ends
+the episode.
+
+- ``safe_foundation``: "safe foundation plays first": foundation moves (safe ones first: both
+  copies of the rank below are founded), then the waste card onto a build, else draw.  It never
+  rearranges the columns: a baseline.
+- ``hint``: the hint's advice (:func:`solitaire_env.solver.hint._fortythieves_advice`: safe
+  foundation moves, other foundation moves, the waste onto a build, a column move that frees a
+  card, draw).
+- ``free_column``: "free a column": foundation moves, then the moves that shorten the shortest
+  column (its top onto a build elsewhere) until it is empty, an empty column used to dig out the
+  card a foundation wants next, the waste onto a build, then draw.
+- ``evaluate``: foundation moves first, then the move, or the short line of moves that digs out
+  a card a foundation wants ("free the card you need"), that raises a position score the most:
+  founded cards, empty columns, cards on their natural parents, and a penalty for every card
+  that lies on a card needed sooner, in the columns and in the waste ("avoid burying needed
+  cards").  It draws when nothing raises the score.  See :class:`EvaluateAgent`.
+"""
+
+from __future__ import annotations
+
+import functools
+from abc import abstractmethod
+from typing import Any
+
+from agents.base import Agent, PublicState
+from solitaire_env.fortythieves.rules import (
+    DRAW,
+    FIRST_FOUNDATION_SRC,
+    FOUNDATION,
+    FOUNDATION_SUITS,
+    NUM_COLUMNS,
+    NUM_DESTS,
+    NUM_FOUNDATIONS,
+    WASTE,
+)
+from solitaire_env.solver.hint import FortyThievesKnowledge, _fortythieves_advice
+
+__all__ = ["EvaluateAgent", "FreeColumnAgent", "HintAgent", "SafeFoundationAgent"]
+
+#: ``_SUIT_FOUNDATIONS[suit]``: the two foundations of a suit.
+_SUIT_FOUNDATIONS = tuple(tuple(f for f in range(NUM_FOUNDATIONS) if FOUNDATION_SUITS[f] == s) for s in range(4))
+
+
+def _builds_on(card: int, top: int) -> bool:
+    """``card`` goes on ``top`` in a column (same suit, one rank lower)."""
+    return card % 13 != 12 and top == card + 1
+
+
+def _need(foundations: list[int] | tuple[int, ...], card: int) -> int:
+    """How many cards of its suit must be founded before ``card`` can be (0: it can go now)."""
+    below = card % 13
+    return min((below - foundations[f] for f in _SUIT_FOUNDATIONS[card // 13] if foundations[f] <= below), default=0)
+
+
+#: ``_PARENT[card]``: the card it goes on in a column (same suit, one rank higher), -1 for a king.
+_PARENT = tuple(c + 1 if c % 13 != 12 else -1 for c in range(52))
+
+
+@functools.lru_cache(maxsize=4096)
+def _need_table(foundations: tuple[int, ...]) -> list[int]:
+    """:func:`_need` of every card id at once (do not change the list: it is cached)."""
+    table = [0] * 52
+    for suit in range(4):
+        a, b = (foundations[f] for f in _SUIT_FOUNDATIONS[suit])
+        lo, hi = min(a, b), max(a, b)
+        for below in range(13):
+            table[suit * 13 + below] = below - hi if below >= hi else (below - lo if below >= lo else 0)
+    return table
+
+
+def _safe(foundations: list[int] | tuple[int, ...], card: int) -> bool:
+    """Founding ``card`` is safe: both copies of the rank below are founded (aces always)."""
+    return min(foundations[f] for f in _SUIT_FOUNDATIONS[card // 13]) == card % 13
+
+
+class _Position:
+    """The public position, as plain lists: columns (bottom to top), the whole waste (top last),
+    the foundation heights and the stock (``None`` where never drawn).  Moves are played and
+    taken back in place; :meth:`key` identifies a position among those since the last draw."""
+
+    __slots__ = ("columns", "foundations", "stock", "stock_pos", "waste")
+
+    def __init__(self, state: PublicState) -> None:
+        layout = state.layout
+        self.columns: list[list[int]] = []
+        for c in range(NUM_COLUMNS):
+            col = []
+            for card in layout[4 * c : 4 * c + 4]:
+                assert card is not None  # Forty Thieves deals every column card face up
+                col.append(card)
+            self.columns.append(col)
+        self.waste: list[int] = []
+        self.foundations = [0] * NUM_FOUNDATIONS
+        self.stock = state.stock
+        self.stock_pos = 0
+
+    def foundation_for(self, card: int) -> int | None:
+        """The leftmost foundation that takes ``card``, or ``None``."""
+        below = card % 13
+        for f in _SUIT_FOUNDATIONS[card // 13]:
+            if self.foundations[f] == below:
+                return f
+        return None
+
+    def top(self, src: int) -> int | None:
+        """The card a move from ``src`` would take."""
+        if src < NUM_COLUMNS:
+            col = self.columns[src]
+            return col[-1] if col else None
+        if src == WASTE:
+            return self.waste[-1] if self.waste else None
+        n = self.foundations[src - FIRST_FOUNDATION_SRC]
+        return FOUNDATION_SUITS[src - FIRST_FOUNDATION_SRC] * 13 + n - 1 if n else None
+
+    def can(self, action: int) -> bool:
+        """Whether a move (not the draw) is legal in this position."""
+        src, dst = divmod(action, NUM_DESTS)
+        card = self.top(src)
+        if card is None:
+            return False
+        if dst == FOUNDATION:
+            return src < FIRST_FOUNDATION_SRC and self.foundation_for(card) is not None
+        if dst == src:
+            return False
+        col = self.columns[dst]
+        return not col or _builds_on(card, col[-1])
+
+    def play(self, action: int) -> tuple[int, int, int]:
+        """Play a legal action; return what :meth:`undo` needs."""
+        if action == DRAW:
+            card = self.stock[self.stock_pos]
+            assert card is not None  # a drawn card is a seen card
+            self.waste.append(card)
+            self.stock_pos += 1
+            return (action, -1, -1)
+        src, dst = divmod(action, NUM_DESTS)
+        src_f = dst_f = -1
+        if src < NUM_COLUMNS:
+            card = self.columns[src].pop()
+        elif src == WASTE:
+            card = self.waste.pop()
+        else:
+            src_f = src - FIRST_FOUNDATION_SRC
+            self.foundations[src_f] -= 1
+            card = FOUNDATION_SUITS[src_f] * 13 + self.foundations[src_f]
+        if dst == FOUNDATION:
+            f = self.foundation_for(card)
+            assert f is not None
+            dst_f = f
+            self.foundations[f] += 1
+        else:
+            self.columns[dst].append(card)
+        return (action, src_f, dst_f)
+
+    def undo(self, token: tuple[int, int, int]) -> None:
+        action, src_f, dst_f = token
+        if action == DRAW:
+            self.waste.pop()
+            self.stock_pos -= 1
+            return
+        src, dst = divmod(action, NUM_DESTS)
+        if dst_f >= 0:
+            self.foundations[dst_f] -= 1
+            card = FOUNDATION_SUITS[dst_f] * 13 + self.foundations[dst_f]
+        else:
+            card = self.columns[dst].pop()
+        if src < NUM_COLUMNS:
+            self.columns[src].append(card)
+        elif src == WASTE:
+            self.waste.append(card)
+        else:
+            self.foundations[src_f] += 1
+
+    def key(self) -> tuple[Any, ...]:
+        """The position among those since the last draw (the waste only shrinks between draws)."""
+        return (tuple(map(tuple, self.columns)), len(self.waste), tuple(self.foundations))
+
+
+class _Replica:
+    """A copy of the public position kept in step with the actions of the public state, and
+    the positions met since the last draw (the stock position never goes back, so older
+    positions cannot come again).  Rebuilt from the deal whenever the actions are not a
+    continuation of the last call's: always a function of the public state alone."""
+
+    def __init__(self) -> None:
+        self.position: _Position | None = None
+        self.layout: tuple[int | None, ...] = ()
+        self.actions: tuple[int, ...] = ()
+        self.seen: set[tuple[Any, ...]] = set()
+
+    def sync(self, state: PublicState) -> _Position:
+        actions = state.actions
+        n = len(self.actions)
+        pos = self.position
+        if (
+            pos is None
+            or len(actions) < n
+            or actions[:n] != self.actions
+            or state.layout != self.layout
+            or state.stock[: pos.stock_pos] != pos.stock[: pos.stock_pos]
+        ):  # another game, or an earlier position of this one
+            self.layout = state.layout
+            pos = self.position = _Position(state)
+            self.seen = {pos.key()}
+            n = 0
+        pos.stock = state.stock  # the cards drawn since the last call are seen now
+        for action in actions[n:]:
+            pos.play(action)
+            if action == DRAW:
+                self.seen = set()
+            self.seen.add(pos.key())
+        self.actions = actions
+        k = state.knowledge
+        assert isinstance(k, FortyThievesKnowledge)
+        if tuple(pos.foundations) != k.foundations or tuple(map(tuple, pos.columns)) != k.columns:
+            if n == 0:  # pragma: no cover - a bug if it happens
+                raise AssertionError("the replayed position differs from the public state")
+            self.position = None  # not this episode's position after all: replay from the deal
+            return self.sync(state)
+        return pos
+
+    def repeats(self, action: int) -> bool:
+        """Whether ``action`` leads back to a position met since the last draw."""
+        if action == DRAW:
+            return False
+        pos = self.position
+        assert pos is not None
+        token = pos.play(action)
+        again = pos.key() in self.seen
+        pos.undo(token)
+        return again
+
+
+class _FortyThievesAgent(Agent):
+    """A Forty Thieves heuristic: :meth:`rank` orders the moves worth playing; :meth:`act`
+    plays the first that does not repeat a position since the last draw, else a draw; with the
+    stock out and nothing new to play, a move back to a position already met (the game is stuck:
+    the repetition rule ends it)."""
+
+    games = ("fortythieves",)
+
+    def __init__(self, game: Any, seed: int = 0) -> None:
+        super().__init__(game, seed)
+        self._replica = _Replica()
+
+    def reset(self) -> None:
+        self._replica = _Replica()
+
+    def act(self, state: PublicState) -> int:
+        pos = self._replica.sync(state)
+        legal = set(state.legal)
+        ranked = [a for a in self.rank(state, pos) if a in legal]
+        for action in ranked:
+            if not self._replica.repeats(action):
+                return action
+        if DRAW in legal:
+            return DRAW
+        # the stock is out and nothing this agent wants is new: the game is stuck.  Rather than
+        # wander, go back to a position met before (the environment's repetition rule ends the
+        # episode after a few such moves)
+        fallback = ranked or list(state.legal)
+        for action in fallback:
+            if self._replica.repeats(action):
+                return action
+        return fallback[0]
+
+    @abstractmethod
+    def rank(self, state: PublicState, pos: _Position) -> list[int]:
+        """The moves this agent wants to play, best first (may include illegal ones or the draw)."""
+
+
+def _foundation_moves(pos: _Position) -> list[int]:
+    """Moves to a foundation: safe ones first, the waste before the columns, then the column
+    whose next card is wanted soonest."""
+    fnd = pos.foundations
+    out = []
+    for src in (WASTE, *range(NUM_COLUMNS)):
+        pile = pos.waste if src == WASTE else pos.columns[src]
+        if not pile or pos.foundation_for(pile[-1]) is None:
+            continue
+        card = pile[-1]
+        under = _need(fnd, pile[-2]) if len(pile) > 1 else -1
+        out.append((not _safe(fnd, card), src != WASTE, under, src))
+    return [src * NUM_DESTS + FOUNDATION for *_, src in sorted(out)]
+
+
+def _any_foundation_move(pos: _Position) -> int | None:
+    """A move to a foundation (the waste first, then the columns left to right), or ``None``."""
+    for src in (WASTE, *range(NUM_COLUMNS)):
+        card = pos.top(src)
+        if card is not None and pos.foundation_for(card) is not None:
+            return src * NUM_DESTS + FOUNDATION
+    return None
+
+
+def _waste_builds(pos: _Position) -> list[int]:
+    """The waste card onto a build (the longest column first)."""
+    if not pos.waste:
+        return []
+    card = pos.waste[-1]
+    cols = pos.columns
+    dests = [j for j in range(NUM_COLUMNS) if cols[j] and _builds_on(card, cols[j][-1])]
+    dests.sort(key=lambda j: (-len(cols[j]), j))
+    return [WASTE * NUM_DESTS + j for j in dests]
+
+
+class SafeFoundationAgent(_FortyThievesAgent):
+    """``safe_foundation``: foundation moves (safe first), the waste onto a build, else draw."""
+
+    name = "safe_foundation"
+
+    def rank(self, state: PublicState, pos: _Position) -> list[int]:
+        return [*_foundation_moves(pos), *_waste_builds(pos), DRAW]
+
+
+class HintAgent(_FortyThievesAgent):
+    """``hint``: the hint's public advice, then (when it would repeat a position) the draw."""
+
+    name = "hint"
+
+    def rank(self, state: PublicState, pos: _Position) -> list[int]:
+        k = state.knowledge
+        assert isinstance(k, FortyThievesKnowledge)
+        advice = _fortythieves_advice(k)
+        return [] if advice is None else [advice]
+
+
+class FreeColumnAgent(_FortyThievesAgent):
+    """``free_column``: work towards empty columns and use them.
+
+    Foundation moves first; then a column's top card onto a build elsewhere, the shortest
+    column first (to empty it); then, with an empty column, a top card that covers a card a
+    foundation wants now goes into it; then the waste onto a build; then draw.
+    """
+
+    name = "free_column"
+
+    def rank(self, state: PublicState, pos: _Position) -> list[int]:
+        cols = pos.columns
+        fnd = pos.foundations
+        moves = _foundation_moves(pos)
+        shorten = []
+        for j in range(NUM_COLUMNS):
+            col = cols[j]
+            if not col or (len(col) > 1 and _builds_on(col[-1], col[-2])):
+                continue  # empty, or the top already sits on its natural parent
+            for d in range(NUM_COLUMNS):
+                if d != j and cols[d] and _builds_on(col[-1], cols[d][-1]):
+                    shorten.append((len(col), -len(cols[d]), j, d))
+        moves += [j * NUM_DESTS + d for _, _, j, d in sorted(shorten)]
+        empty = [j for j in range(NUM_COLUMNS) if not cols[j]]
+        if empty:
+            dig = []
+            for j in range(NUM_COLUMNS):
+                col = cols[j]
+                if len(col) > 1 and not _builds_on(col[-1], col[-2]):
+                    dig.append((_need(fnd, col[-2]), len(col), j))
+            dig.sort()
+            moves += [j * NUM_DESTS + empty[0] for need, _, j in dig if need == 0]
+        moves += _waste_builds(pos)
+        moves.append(DRAW)
+        return moves
+
+
+class EvaluateAgent(_FortyThievesAgent):
+    """``evaluate``: foundation moves first, then the move or short digging line that raises a
+    position score the most; draw when nothing raises it.
+
+    The score of a position: ``founded`` points per founded card, ``empty`` per empty column,
+    ``run`` per card sitting on its natural parent (same suit, one rank higher: it follows that
+    card to the foundation), minus, for every card lying on a card that is not its natural
+    parent (in a column or in the waste), ``bury / (1 + need)`` (``waste`` in the waste), where
+    ``need`` is the fewest cards that must be founded before some card under it can go ("avoid
+    burying needed cards").
+
+    Candidates: every legal column or waste move (a card never comes back from a foundation;
+    of several empty columns only the first is tried), and the digging lines of
+    :func:`_dig_lines`: the cards (at most ``dig``) above a card a foundation wants, each moved
+    onto its natural parent elsewhere or into an empty column ("free the card you need").  Each
+    is played on the replica, followed by the foundation moves it opens (at most ``follow``),
+    scored against the position's own score after its open foundation moves, and taken back.
+    The agent plays the first move of the best candidate that gains more than ``margin``, else
+    draws (like every agent here, it never plays a move back to a position met since the last
+    draw).
+    """
+
+    name = "evaluate"
+
+    def __init__(
+        self,
+        game: Any,
+        seed: int = 0,
+        *,
+        founded: float = 10.0,
+        empty: float = 3.0,
+        run: float = 0.5,
+        bury: float = 1.0,
+        waste: float = 1.0,
+        follow: int = 4,
+        margin: float = 0.0,
+        dig: int = 5,
+    ) -> None:
+        super().__init__(game, seed)
+        self.w_founded = float(founded)
+        self.w_empty = float(empty)
+        self.w_run = float(run)
+        self.w_bury = float(bury)
+        self.w_waste = float(waste)
+        self.follow = int(follow)
+        self.margin = float(margin)
+        self.dig = int(dig)
+
+    def score(self, pos: _Position) -> float:
+        """The position score (see the class docstring)."""
+        fnd = pos.foundations
+        need = _need_table(tuple(fnd))
+        value = self.w_founded * sum(fnd)
+        run = self.w_run
+        for j, pile in enumerate((*pos.columns, pos.waste)):
+            if not pile:
+                if j < NUM_COLUMNS:
+                    value += self.w_empty
+                continue
+            weight = self.w_bury if j < NUM_COLUMNS else self.w_waste
+            low = 99
+            below = pile[0]
+            for card in pile[1:]:
+                n = need[below]
+                if n < low:
+                    low = n
+                if _PARENT[card] == below:
+                    value += run
+                else:
+                    value -= weight / (1 + low)
+                below = card
+        return value
+
+    def _after(self, pos: _Position, action: int | None) -> float:
+        """The score after ``action`` (``None``: no move) and the foundation moves it opens, at
+        most ``follow`` (the position is restored)."""
+        tokens = [] if action is None else [pos.play(action)]
+        for _ in range(self.follow):
+            move = _any_foundation_move(pos)
+            if move is None:
+                break
+            tokens.append(pos.play(move))
+        value = self.score(pos)
+        for token in reversed(tokens):
+            pos.undo(token)
+        return value
+
+    def _after_line(self, pos: _Position, line: list[int]) -> float:
+        """The score after the moves of ``line`` and the foundation moves they open."""
+        tokens = [pos.play(action) for action in line[:-1]]
+        value = self._after(pos, line[-1])
+        for token in reversed(tokens):
+            pos.undo(token)
+        return value
+
+    def rank(self, state: PublicState, pos: _Position) -> list[int]:
+        found = _foundation_moves(pos)
+        base = self._after(pos, None)
+        scored = []
+        empty = next((j for j in range(NUM_COLUMNS) if not pos.columns[j]), -1)
+        for action in state.legal:
+            src, dst = divmod(action, NUM_DESTS)
+            if action == DRAW or dst == FOUNDATION or src >= FIRST_FOUNDATION_SRC:
+                continue  # foundation moves come first anyway; never take a card back
+            if dst < NUM_COLUMNS and not pos.columns[dst] and dst != empty:
+                continue  # the empty columns are all alike: try the first one only
+            if self._replica.repeats(action):
+                continue
+            gain = self._after(pos, action) - base
+            if gain > self.margin:
+                scored.append((-gain, 1, action))
+        if self.dig:
+            for line in _dig_lines(pos, self.dig):
+                if len(line) > 1 and not self._replica.repeats(line[0]):
+                    gain = self._after_line(pos, line) - base
+                    if gain > self.margin:
+                        scored.append((-gain, len(line), line[0]))
+        scored.sort()
+        return [*found, *(action for *_, action in scored), DRAW]
+
+
+def _dig_lines(pos: _Position, depth: int) -> list[list[int]]:
+    """Lines of moves that bring a card a foundation wants to the top of its column or of the
+    waste, moving the (at most ``depth``) cards above it one by one onto their natural parents
+    elsewhere or into empty columns ("free the card you need")."""
+    wanted = set()
+    for f in range(NUM_FOUNDATIONS):
+        n = pos.foundations[f]
+        if n < 13:
+            wanted.add(FOUNDATION_SUITS[f] * 13 + n)
+    lines = []
+    for src in (*range(NUM_COLUMNS), WASTE):
+        pile = pos.columns[src] if src < NUM_COLUMNS else pos.waste
+        for i in range(max(0, len(pile) - 1 - depth), len(pile) - 1):
+            if pile[i] not in wanted:
+                continue
+            line: list[int] = []
+            tokens = []
+            while len(pile) - 1 > i:
+                card = pile[-1]
+                dest = -1
+                for d in range(NUM_COLUMNS):
+                    col = pos.columns[d]
+                    if d != src and col and col[-1] == _PARENT[card]:
+                        dest = d
+                        break
+                if dest < 0:
+                    dest = next((d for d in range(NUM_COLUMNS) if d != src and not pos.columns[d]), -1)
+                if dest < 0:
+                    break
+                action = src * NUM_DESTS + dest
+                line.append(action)
+                tokens.append(pos.play(action))
+            if len(pile) - 1 == i:
+                lines.append(line)
+            for token in reversed(tokens):
+                pos.undo(token)
+    return lines

@@ -1,0 +1,96 @@
+"""The Agent interface: public states copy seen cards only, determinize consistently, seed publicly."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from agents.base import Agent, PublicState, decide, public_state
+from agents.registry import UnknownAgentError, agent_names, make_agent
+from solitaire_env.cards import JOKER
+from solitaire_env.fortythieves.env import FortyThievesEnv
+from solitaire_env.solver.stats import draw_codes
+from solitaire_env.tripeaks.env import TriPeaksEnv
+
+
+def positions(game: str, n: int, **rules: object) -> list[tuple[object, list[int]]]:
+    """(game, actions) after a random number of random legal moves, for n deals."""
+    out = []
+    codes = draw_codes(n, 7, "TP", "E") if game == "tripeaks" else draw_codes(n, 7, "FT", "N")
+    for i, code in enumerate(codes):
+        env = TriPeaksEnv(**rules) if game == "tripeaks" else FortyThievesEnv(**rules)
+        env.reset(options={"deal_code": code})
+        g, rnd, actions = env.game, random.Random(i), []
+        for _ in range(rnd.randrange(0, 40)):
+            legal = g.legal_actions()
+            if not legal:
+                break
+            a = rnd.choice(legal)
+            g.play(a)
+            actions.append(a)
+        out.append((g, actions))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("game", "rules"),
+    [("tripeaks", {}), ("tripeaks", {"waste_start": "empty"}), ("tripeaks", {"jokers": 2}), ("fortythieves", {})],
+)
+def test_the_true_unseen_cards_rebuild_the_game_and_samples_agree_on_what_is_seen(game: str, rules: dict) -> None:
+    for g, actions in positions(game, 25, **rules):
+        state = public_state(g, actions)
+        assert sorted(g.unseen_cards()) == list(state.unseen)
+        assert state.with_unseen(g.unseen_cards()).state_dict() == g.state_dict()
+        for k in range(4):
+            sample = state.determinize(np.random.default_rng(k))
+            assert sample.legal_mask() == g.legal_mask()
+            assert sample.public_view() == g.public_view()
+            assert public_state(sample, actions).fingerprint() == state.fingerprint()
+
+
+def test_jokers_are_only_sampled_into_the_stock() -> None:
+    for g, actions in positions("tripeaks", 20, jokers=2):
+        state = public_state(g, actions)
+        for k in range(5):
+            sample = state.determinize(np.random.default_rng(k))
+            assert JOKER not in sample.tableau
+    env = TriPeaksEnv(jokers=2)
+    env.reset(options={"deal_code": "TP1-E-AAAAAAB"})
+    state = public_state(env.game, [])
+    assert state.unseen.count(JOKER) == 2 and state.layout.count(None) == 18
+    jokers_first = sorted(state.unseen, reverse=True)  # JOKER (52) sorts last: put them first
+    with pytest.raises(ValueError, match="joker"):
+        state.with_unseen(jokers_first)
+
+
+def test_a_public_state_holds_no_hidden_card() -> None:
+    for g, actions in positions("tripeaks", 20):
+        state = public_state(g, actions)
+        hidden = set(g.unseen_cards())
+        known = {c for c in state.layout if c is not None} | {c for c in state.stock if c is not None}
+        assert not hidden & known
+        assert "game" not in vars(state) or state.game == "tripeaks"  # a name, not the game object
+        assert all(not hasattr(v, "legal_mask") for v in vars(state).values())
+
+
+def test_decide_refuses_an_illegal_choice() -> None:
+    class Stubborn(Agent):
+        name = "stubborn_test_agent"
+
+        def act(self, state: PublicState) -> int:
+            return 28 if 28 not in state.legal else next(a for a in range(28) if a not in state.legal)
+
+    g, actions = positions("tripeaks", 1)[0]
+    with pytest.raises(ValueError, match="illegal"):
+        decide(Stubborn("tripeaks"), g, actions)
+
+
+def test_registry_names_and_errors() -> None:
+    assert "random" in agent_names("tripeaks") and "random" in agent_names("fortythieves")
+    assert "agent" not in agent_names("tripeaks")  # no helper base class registers itself
+    with pytest.raises(UnknownAgentError, match="no_such_agent"):
+        make_agent("no_such_agent", "tripeaks")
+    with pytest.raises(UnknownAgentError, match="bad options"):
+        make_agent("random", "tripeaks", no_such_option=1)
