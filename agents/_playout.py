@@ -1,0 +1,836 @@
+"""Numba kernels of the ``rollout`` agent: TriPeaks playouts on ranks.
+
+Suits never matter for TriPeaks play, so a position is, for a playout, the rank of each of the
+28 slots (1..13), the ranks of the stock in draw order (0 for a joker), the removed-slot mask,
+the exposed-slot mask, the stock position and the waste key (the waste top's rank, 0 when
+anything may be played: an empty waste or a joker).  Like the exact solver
+(:mod:`solitaire_env.solver.tripeaks`) a playout keeps ``accept[key]``, the slots whose rank may
+be played on each waste key, and walks the cover tables with bit tricks.
+
+The base policy of a playout is *fair*: it reads the rank of a slot only once the slot is face
+up in the playout (``known``), never a stock card before it is drawn, and counts the cards still
+unseen by rank.  Its rule (:func:`_choose`): draw only when no removal is legal; otherwise, for
+each legal removal, search the chains of removals of known cards that start with it (at most
+``budget`` chain positions, ``depth`` removals deep) and score the best place to end one;
+score by weights (:func:`policy_params`) the face-down cards the removal turns up at once plus
+the best chain end (cards cleared, face-down cards turned up, face-down cards left with one
+cover, unseen cards the known board can take, unseen cards that can follow the waste, K/A
+bridges kept); the lowest slot wins ties.
+
+:func:`rollout_counts` is what the agent calls once per decision: it fills ``samples`` copies
+of the unseen places with the unseen ranks (:func:`fill_sample`: jokers only in the stock),
+plays every candidate line (a legal move, or a plan from :func:`plan_paths`) in each and the
+base policy after it to the end, and returns the cards cleared per sample and candidate.
+:func:`rollout_two` tries every second move after every first one (depth 2).
+:func:`playout_record` plays one playout from a full position and records its moves, and
+:func:`policy_move` is the base policy's move in a real position (the differential tests replay
+both through the rules core).  The ``stop`` weights (a linear rule to draw instead of playing)
+are off by default: every setting tried lost games (docs/agents_rollout.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solitaire_env.tripeaks.rules import BOTTOM_MASK, COVER_MASK, COVERS, DRAW, NUM_SLOTS  # noqa: F401
+
+ALL_SLOTS = (1 << NUM_SLOTS) - 1
+_COVER = np.array(COVER_MASK, dtype=np.int64)
+#: ``_COVERS[s]``: the (up to two) slots slot ``s`` lies on, -1 padded.
+_COVERS = np.array([[*COVERS[s], -1, -1][:2] for s in range(NUM_SLOTS)], dtype=np.int64)
+_DEBRUIJN = 0x03F79D71B4CB0A89
+_BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _BIT_INDEX[((_DEBRUIJN << _i) & (2**64 - 1)) >> 58] = _i
+
+#: Policy parameters (an int64 array, see :func:`policy_params`).
+(P_MODE, P_BUDGET, P_DEPTH, P_NOW, P_CLEAR, P_REVEAL, P_OUTS, P_BRIDGE, P_FOLLOW, P_CATCH) = range(10)
+(P_STOP, P_S_T, P_S_CLEAR, P_S_REVEAL, P_S_NOW, P_S_CATCH, P_S_STOCK, P_S_LEFT, P_HALF) = range(10, 19)
+N_PARAMS = 19
+#: ``P_MODE`` values: the chain policy, or uniformly random legal moves (tests only).
+MODE_CHAIN, MODE_RANDOM = 0, 1
+MAX_MOVES = 128  # a game has at most 28 removals and 53 draws
+
+
+def policy_params(
+    *,
+    mode: int = MODE_CHAIN,
+    budget: int = 48,
+    depth: int = 28,
+    now: int = 1 << 40,
+    clear: int = 1 << 30,
+    reveal: int = 1 << 20,
+    outs: int = 1 << 10,
+    bridge: int = 1,
+    follow: int = 0,
+    catch: int = 0,
+    stop: int = 0,
+    s_t: int = 0,
+    s_clear: int = 0,
+    s_reveal: int = 0,
+    s_now: int = 0,
+    s_catch: int = 0,
+    s_stock: int = 0,
+    s_left: int = 0,
+    half: int = 0,
+) -> np.ndarray:
+    """The base policy's parameters as the kernels take them.
+
+    ``budget``: chain positions searched per candidate removal (0: no search, lowest slot);
+    ``depth``: removals deep; the weights score a chain's end: ``now`` per face-down card the
+    removal itself turns up, ``clear`` per card the chain clears, ``reveal`` per face-down card
+    it turns up, ``outs`` per unseen card that can follow its last rank, ``bridge`` per K or A
+    left on the board (wrap only), ``follow`` per known card playable on its last rank.
+    """
+    values: tuple[int, ...] = (mode, budget, depth, now, clear, reveal, outs, bridge, follow, catch)
+    values += (stop, s_t, s_clear, s_reveal, s_now, s_catch, s_stock, s_left, half)
+    return np.array(values, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@njit(cache=True, inline="always")
+def _index(low):
+    """The bit index of a one-bit mask."""
+    return _BIT_INDEX[((low * np.int64(_DEBRUIJN)) >> 58) & 63]
+
+
+@njit(cache=True, inline="always")
+def _remove(s, removed, exposed):
+    """``(removed, exposed)`` after removing exposed slot ``s``."""
+    bit = np.int64(1) << s
+    removed |= bit
+    exposed &= ~bit
+    for k in range(2):
+        t = _COVERS[s, k]
+        if t >= 0 and removed & _COVER[t] == _COVER[t]:
+            exposed |= np.int64(1) << t
+    return removed, exposed
+
+
+@njit(cache=True)
+def accept_masks(slot_rank, wrap, accept):
+    """Fill ``accept[k]`` (k = 0..13): the slots whose rank may be played on waste key ``k``."""
+    by_rank = np.zeros(15, np.int64)
+    for s in range(NUM_SLOTS):
+        by_rank[slot_rank[s]] |= np.int64(1) << s
+    if wrap:
+        by_rank[0] = by_rank[13]
+        by_rank[14] = by_rank[1]
+    else:
+        by_rank[0] = 0
+        by_rank[14] = 0
+    accept[0] = ALL_SLOTS
+    for r in range(1, 14):
+        accept[r] = by_rank[r - 1] | by_rank[r + 1]
+
+
+@njit(cache=True)
+def exposed_of(removed):
+    """The exposed slots of a removed mask."""
+    exposed = np.int64(0)
+    for s in range(NUM_SLOTS):
+        bit = np.int64(1) << s
+        if removed & bit == 0 and removed & _COVER[s] == _COVER[s]:
+            exposed |= bit
+    return exposed
+
+
+@njit(cache=True, inline="always")
+def _outs(key, unseen, wrap):
+    """Unseen cards that may be played on waste key ``key`` (jokers count; key 0: all)."""
+    if key == 0:
+        total = 0
+        for r in range(14):
+            total += unseen[r]
+        return total
+    total = unseen[0]
+    if key > 1:
+        total += unseen[key - 1]
+    elif wrap:
+        total += unseen[13]
+    if key < 13:
+        total += unseen[key + 1]
+    elif wrap:
+        total += unseen[1]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _end_value(removed, exposed, key, cleared, known, slot_rank, accept, unseen, bridges, wrap, params):
+    """How good it is to end a chain at this position (see :func:`policy_params`)."""
+    value = params[P_CLEAR] * cleared + params[P_REVEAL] * _popcount(exposed & ~known)
+    value += params[P_OUTS] * _outs(key, unseen, wrap)
+    if params[P_BRIDGE] != 0:
+        value += params[P_BRIDGE] * _popcount(bridges & known & ~removed)
+    if params[P_FOLLOW] != 0:
+        value += params[P_FOLLOW] * _popcount(exposed & known & accept[key])
+    if params[P_CATCH] != 0:
+        value += params[P_CATCH] * _catch(exposed & known, slot_rank, unseen, wrap)
+    if params[P_HALF] != 0:
+        half = 0
+        hidden = ~(known | removed | exposed) & ((np.int64(1) << 18) - 1)
+        while hidden:
+            low = hidden & -hidden
+            hidden ^= low
+            left = _COVER[_index(low)] & ~removed
+            if left & (left - 1) == 0:
+                half += 1
+        value += params[P_HALF] * half
+    return value
+
+
+@njit(cache=True, inline="always")
+def _catch(board, slot_rank, unseen, wrap):
+    """Unseen cards that could be played on one of the ``board`` slots (jokers count)."""
+    ranks = 0
+    while board:
+        low = board & -board
+        board ^= low
+        ranks |= 1 << slot_rank[_index(low)]
+    near = (ranks << 1) | (ranks >> 1)
+    if wrap:
+        if ranks & (1 << 13):
+            near |= 2
+        if ranks & 2:
+            near |= 1 << 13
+    total = unseen[0]
+    for r in range(1, 14):
+        if near >> r & 1:
+            total += unseen[r]
+    return total
+
+
+@njit(cache=True)
+def _choose(
+    slot_rank,
+    accept,
+    removed,
+    exposed,
+    known,
+    key,
+    unseen,
+    bridges,
+    wrap,
+    can_draw,
+    stock_left,
+    params,
+    st_r,
+    st_e,
+    st_m,
+):
+    """The base policy's move when some removal is legal: a removal, or a draw (``stop``)."""
+    moves = exposed & accept[key]
+    stop = can_draw and params[P_STOP] != 0
+    if (moves & (moves - 1) == 0 and not stop) or params[P_BUDGET] <= 0:
+        return _index(moves & -moves)
+    budget = params[P_BUDGET]
+    max_depth = params[P_DEPTH]
+    best_score = np.int64(-(1 << 62))
+    best = -1
+    best_r = best_e = best_c = best_now = np.int64(0)
+    rest = moves
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        s = _index(low)
+        r1, e1 = _remove(s, removed, exposed)
+        k1 = slot_rank[s]
+        now = _popcount(e1 & ~exposed & ~known)
+        top = _end_value(r1, e1, k1, 1, known, slot_rank, accept, unseen, bridges, wrap, params)
+        top_r, top_e = r1, e1
+        deep = np.int64(1)  # the longest chain of known cards after s
+        # depth-first search of the chains of known cards after s
+        nodes = 0
+        d = 0
+        st_r[0] = r1
+        st_e[0] = e1
+        st_m[0] = e1 & known & accept[k1] if max_depth > 1 else 0
+        while d >= 0 and nodes < budget:
+            m = st_m[d]
+            if m == 0:
+                d -= 1
+                continue
+            lo = m & -m
+            st_m[d] = m ^ lo
+            t = _index(lo)
+            r2, e2 = _remove(t, st_r[d], st_e[d])
+            k2 = slot_rank[t]
+            nodes += 1
+            v = _end_value(r2, e2, k2, d + 2, known, slot_rank, accept, unseen, bridges, wrap, params)
+            if v > top:
+                top = v
+                top_r, top_e = r2, e2
+            if d + 2 > deep:
+                deep = np.int64(d + 2)
+            if d + 2 < max_depth:
+                d += 1
+                st_r[d] = r2
+                st_e[d] = e2
+                st_m[d] = e2 & known & accept[k2]
+        score = params[P_NOW] * now + top
+        if score > best_score:
+            best_score = score
+            best = s
+            best_r, best_e, best_c, best_now = top_r, top_e, deep, now
+    if stop and best_r != ALL_SLOTS:
+        # draw instead when the best chain is worth too little (a linear rule)
+        gain = params[P_S_CLEAR] * best_c + params[P_S_REVEAL] * _popcount(best_e & ~known)
+        gain += params[P_S_NOW] * best_now
+        if params[P_S_CATCH] != 0:
+            after = _catch(best_e & known, slot_rank, unseen, wrap)
+            before = _catch(exposed & known, slot_rank, unseen, wrap)
+            gain += params[P_S_CATCH] * (after - before)
+        gain += params[P_S_STOCK] * stock_left + params[P_S_LEFT] * (NUM_SLOTS - _popcount(removed))
+        if gain < params[P_S_T]:
+            return DRAW
+    return best
+
+
+@njit(cache=True)
+def _playout(
+    slot_rank,
+    stock_key,
+    accept,
+    removed,
+    exposed,
+    known,
+    pos,
+    stock_seen,
+    key,
+    unseen,
+    wrap,
+    when_stuck,
+    params,
+    noise,
+    record,
+    st_r,
+    st_e,
+    st_m,
+):
+    """Play the base policy from a position to the end of the game (``unseen`` is changed).
+
+    Returns ``(cleared, moves)``; with ``record`` (an array of ``MAX_MOVES``) the moves are
+    written into it.  ``noise`` holds uniform numbers for the random mode (tests).
+    """
+    n_stock = stock_key.shape[0]
+    bridges = np.int64(0)
+    if wrap and params[P_BRIDGE] != 0:
+        for s in range(NUM_SLOTS):  # the aces and kings of the tableau (read only while known)
+            if slot_rank[s] == 1 or slot_rank[s] == 13:
+                bridges |= np.int64(1) << s
+    n = 0
+    while removed != ALL_SLOTS:
+        moves = exposed & accept[key]
+        can_draw = pos < n_stock and not (when_stuck and moves != 0)
+        if moves == 0 and not can_draw:
+            break
+        if params[P_MODE] == MODE_RANDOM:
+            count = _popcount(moves) + (1 if can_draw else 0)
+            pick = int(noise[n % noise.shape[0]] * count)
+            if pick >= count:
+                pick = count - 1
+            action = DRAW
+            while moves:
+                low = moves & -moves
+                moves ^= low
+                if pick == 0:
+                    action = _index(low)
+                    break
+                pick -= 1
+        elif moves == 0:
+            action = DRAW
+        else:
+            action = _choose(
+                slot_rank,
+                accept,
+                removed,
+                exposed,
+                known,
+                key,
+                unseen,
+                bridges,
+                wrap,
+                can_draw,
+                n_stock - pos,
+                params,
+                st_r,
+                st_e,
+                st_m,
+            )
+        if record.shape[0] > 0:
+            record[n] = action
+        n += 1
+        if action == DRAW:
+            key = stock_key[pos]
+            if pos >= stock_seen:
+                unseen[key] -= 1
+                stock_seen = pos + 1
+            pos += 1
+        else:
+            removed, exposed = _remove(action, removed, exposed)
+            new = exposed & ~known
+            known |= new
+            while new:
+                low = new & -new
+                new ^= low
+                unseen[slot_rank[_index(low)]] -= 1
+            key = slot_rank[action]
+    return _popcount(removed), n
+
+
+@njit(cache=True)
+def playout_record(slot_rank, stock_key, removed, pos, key, known, stock_seen, unseen, wrap, when_stuck, params, noise):
+    """One playout from a full position; returns ``(cleared, moves)`` (the env actions played)."""
+    accept = np.empty(14, np.int64)
+    accept_masks(slot_rank, wrap, accept)
+    record = np.zeros(MAX_MOVES, np.int64)
+    st_r = np.empty(32, np.int64)
+    st_e = np.empty(32, np.int64)
+    st_m = np.empty(32, np.int64)
+    exposed = exposed_of(removed)
+    cleared, n = _playout(
+        slot_rank,
+        stock_key,
+        accept,
+        removed,
+        exposed,
+        known | removed | exposed,
+        pos,
+        stock_seen,
+        key,
+        unseen.copy(),
+        wrap,
+        when_stuck,
+        params,
+        noise,
+        record,
+        st_r,
+        st_e,
+        st_m,
+    )
+    return cleared, record[:n].copy()
+
+
+@njit(cache=True)
+def policy_move(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck, params):
+    """The base policy's move in a real position (``layout``: ranks, -1 where never seen; it
+    reads known slots only).  ``-1`` when no move is legal."""
+    slot_rank = np.empty(NUM_SLOTS, np.int64)
+    for s in range(NUM_SLOTS):
+        slot_rank[s] = layout[s] if layout[s] > 0 else 0  # rank 0 matches nothing but a key of 0
+    accept = np.empty(14, np.int64)
+    accept_masks(slot_rank, wrap, accept)
+    exposed = exposed_of(removed)
+    known = known | removed | exposed
+    for r in range(14):
+        accept[r] &= known
+    moves = exposed & accept[key]
+    can_draw = pos < n_stock and not (when_stuck and moves != 0)
+    if moves == 0:
+        return DRAW if can_draw else -1
+    bridges = np.int64(0)
+    if wrap and params[P_BRIDGE] != 0:
+        for s in range(NUM_SLOTS):
+            if slot_rank[s] == 1 or slot_rank[s] == 13:
+                bridges |= np.int64(1) << s
+    st_r = np.empty(32, np.int64)
+    st_e = np.empty(32, np.int64)
+    st_m = np.empty(32, np.int64)
+    return _choose(
+        slot_rank,
+        accept,
+        removed,
+        exposed,
+        known,
+        key,
+        unseen,
+        bridges,
+        wrap,
+        can_draw,
+        n_stock - pos,
+        params,
+        st_r,
+        st_e,
+        st_m,
+    )
+
+
+@njit(cache=True)
+def fill_sample(layout, stock, ranks, n_jokers, u, slot_rank, stock_key):
+    """Fill one sample: ``layout`` / ``stock`` ranks with -1 where unseen; ``ranks`` the unseen
+    non-joker ranks; ``u`` uniform numbers (at least ``len(ranks) + unseen stock places``).
+    The jokers go to unseen stock places only (a deal never has one in the tableau)."""
+    n = ranks.shape[0]
+    perm = ranks.copy()
+    for i in range(n - 1, 0, -1):  # Fisher-Yates
+        j = int(u[i] * (i + 1))
+        if j > i:
+            j = i
+        perm[i], perm[j] = perm[j], perm[i]
+    next_rank = 0
+    for s in range(NUM_SLOTS):
+        if layout[s] < 0:
+            slot_rank[s] = perm[next_rank]
+            next_rank += 1
+        else:
+            slot_rank[s] = layout[s]
+    # the unseen stock places: which hold the jokers (a uniform choice)
+    places = 0
+    for p in range(stock.shape[0]):
+        if stock[p] < 0:
+            places += 1
+    jokers_left = n_jokers
+    places_left = places
+    k = n
+    for p in range(stock.shape[0]):
+        if stock[p] < 0:
+            if jokers_left > 0 and u[k] * places_left < jokers_left:
+                stock_key[p] = 0
+                jokers_left -= 1
+            else:
+                stock_key[p] = perm[next_rank]
+                next_rank += 1
+            places_left -= 1
+            k += 1
+        else:
+            stock_key[p] = stock[p]
+
+
+@njit(cache=True)
+def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_plans, max_nodes):
+    """The plans from a position: the lines of removals of known cards that end in a draw, in a
+    removal that turns a face-down card up, or at the end of the game.  Every plan keeps to what
+    the player knows until its last move, so any of them can be carried out as a whole.
+
+    Breadth first (shorter plans first, lower slots first), each position reached once (a
+    position reached by two lines keeps the first); at most ``max_plans`` plans and
+    ``max_nodes`` positions expanded, but every legal first move gets its one-move plan.
+    Returns ``(paths, lengths)``: ``paths[i, :lengths[i]]`` is plan ``i``'s env actions.
+    """
+    accept = np.zeros(14, np.int64)  # over the known slots only
+    by_rank = np.zeros(15, np.int64)
+    for s in range(NUM_SLOTS):
+        if layout[s] > 0:
+            by_rank[layout[s]] |= np.int64(1) << s
+    if wrap:
+        by_rank[0] = by_rank[13]
+        by_rank[14] = by_rank[1]
+    accept[0] = ALL_SLOTS
+    for r in range(1, 14):
+        accept[r] = by_rank[r - 1] | by_rank[r + 1]
+    cap = max_nodes + 1
+    q_removed = np.empty(cap, np.int64)
+    q_exposed = np.empty(cap, np.int64)
+    q_key = np.empty(cap, np.int64)
+    q_parent = np.empty(cap, np.int64)  # index of the parent node, -1 for the root
+    q_action = np.empty(cap, np.int64)
+    q_depth = np.empty(cap, np.int64)
+    max_out = max_plans + 32
+    out_node = np.empty(max_out, np.int64)  # the node a plan leaves from
+    out_last = np.empty(max_out, np.int64)  # the plan's last action
+    n_out = 0
+    exposed0 = exposed_of(removed)
+    known0 = known | removed | exposed0
+    q_removed[0] = removed
+    q_exposed[0] = exposed0
+    q_key[0] = key
+    q_parent[0] = -1
+    q_action[0] = -1
+    q_depth[0] = 0
+    n_nodes = 1
+    head = 0
+    while head < n_nodes:
+        node = head
+        head += 1
+        r0 = q_removed[node]
+        e0 = q_exposed[node]
+        k0 = q_key[node]
+        moves = e0 & accept[k0]
+        root = node == 0
+        if n_out >= max_plans and not root:
+            if q_depth[node] == 1 and n_out < max_out:  # a first move keeps its one-move plan
+                out_node[n_out] = 0
+                out_last[n_out] = q_action[node]
+                n_out += 1
+            continue
+        if pos < n_stock and not (when_stuck and moves != 0):
+            out_node[n_out] = node
+            out_last[n_out] = DRAW
+            n_out += 1
+        while moves:
+            low = moves & -moves
+            moves ^= low
+            s = _index(low)
+            r1, e1 = _remove(s, r0, e0)
+            k1 = layout[s]
+            stop = r1 == ALL_SLOTS or (e1 & ~known0) != 0 or ((e1 & accept[k1]) == 0 and pos >= n_stock)
+            if not stop:  # an inner node, unless already reached or out of room
+                seen = False
+                for other in range(1, n_nodes):
+                    if q_removed[other] == r1 and q_key[other] == k1:
+                        seen = True
+                        break
+                if seen and not root:
+                    continue
+                if seen or n_nodes >= cap or n_out >= max_plans:
+                    stop = True  # the one-move plan of a first move
+            if stop:
+                if n_out < max_out:
+                    out_node[n_out] = node
+                    out_last[n_out] = s
+                    n_out += 1
+                continue
+            q_removed[n_nodes] = r1
+            q_exposed[n_nodes] = e1
+            q_key[n_nodes] = k1
+            q_parent[n_nodes] = node
+            q_action[n_nodes] = s
+            q_depth[n_nodes] = q_depth[node] + 1
+            n_nodes += 1
+    # a first move whose lines all ran into positions reached before (or out of room) keeps
+    # its one-move plan
+    covered = np.int64(0)
+    for i in range(n_out):
+        node = out_node[i]
+        if node == 0:
+            covered |= np.int64(1) << out_last[i]
+        else:
+            while q_parent[node] > 0:
+                node = q_parent[node]
+            covered |= np.int64(1) << q_action[node]
+    for node in range(1, n_nodes):
+        if q_depth[node] == 1 and not covered >> q_action[node] & 1 and n_out < max_out:
+            out_node[n_out] = 0
+            out_last[n_out] = q_action[node]
+            n_out += 1
+    longest = 1
+    for i in range(n_out):
+        if q_depth[out_node[i]] + 1 > longest:
+            longest = q_depth[out_node[i]] + 1
+    paths = np.full((n_out, longest), -1, np.int64)
+    lengths = np.empty(n_out, np.int64)
+    for i in range(n_out):
+        node = out_node[i]
+        d = q_depth[node]
+        lengths[i] = d + 1
+        paths[i, d] = out_last[i]
+        while node > 0:
+            d -= 1
+            paths[i, d] = q_action[node]
+            node = q_parent[node]
+    return paths, lengths
+
+
+@njit(cache=True)
+def rollout_counts(
+    layout,
+    stock,
+    ranks,
+    n_jokers,
+    uniforms,
+    removed,
+    pos,
+    key,
+    known,
+    stock_seen,
+    unseen,
+    wrap,
+    when_stuck,
+    paths,
+    lengths,
+    params,
+):
+    """The cards cleared (28: a win) by each plan (``paths[i, :lengths[i]]``, env actions)
+    followed by the base policy, in each sample: an ``(samples, plans)`` int8 array (one row of
+    ``uniforms`` per sample; the same samples for every plan)."""
+    n_samples = uniforms.shape[0]
+    n_plans = paths.shape[0]
+    cleared = np.zeros((n_samples, n_plans), np.int8)
+    slot_rank = np.empty(NUM_SLOTS, np.int64)
+    stock_key = np.empty(stock.shape[0], np.int64)
+    accept = np.empty(14, np.int64)
+    st_r = np.empty(32, np.int64)
+    st_e = np.empty(32, np.int64)
+    st_m = np.empty(32, np.int64)
+    work = np.empty(14, np.int64)
+    noise = np.zeros(1)
+    record = np.zeros(0, np.int64)
+    exposed0 = exposed_of(removed)
+    known0 = known | removed | exposed0
+    for i in range(n_samples):
+        fill_sample(layout, stock, ranks, n_jokers, uniforms[i], slot_rank, stock_key)
+        accept_masks(slot_rank, wrap, accept)
+        for c in range(n_plans):
+            for r in range(14):
+                work[r] = unseen[r]
+            r0 = removed
+            e0 = exposed0
+            k0 = known0
+            p0 = pos
+            s0 = stock_seen
+            key0 = key
+            for j in range(lengths[c]):
+                action = paths[c, j]
+                if action == DRAW:
+                    key0 = stock_key[p0]
+                    if p0 >= s0:
+                        work[key0] -= 1
+                        s0 = p0 + 1
+                    p0 += 1
+                else:
+                    r0, e0 = _remove(action, r0, e0)
+                    new = e0 & ~k0
+                    k0 |= new
+                    while new:
+                        low = new & -new
+                        new ^= low
+                        work[slot_rank[_index(low)]] -= 1
+                    key0 = slot_rank[action]
+            got, _ = _playout(
+                slot_rank,
+                stock_key,
+                accept,
+                r0,
+                e0,
+                k0,
+                p0,
+                s0,
+                key0,
+                work,
+                wrap,
+                when_stuck,
+                params,
+                noise,
+                record,
+                st_r,
+                st_e,
+                st_m,
+            )
+            cleared[i, c] = got
+    return cleared
+
+
+@njit(cache=True, inline="always")
+def _apply(action, slot_rank, stock_key, removed, exposed, known, pos, stock_seen, key, unseen):
+    """Play ``action`` in a filled sample, updating what the player knows; returns the new
+    ``(removed, exposed, known, pos, stock_seen, key, seen)``, ``seen`` the ranks it turned up
+    (each rank + 1, in base 15; 0: nothing new)."""
+    seen = np.int64(0)
+    if action == DRAW:
+        key = stock_key[pos]
+        if pos >= stock_seen:
+            unseen[key] -= 1
+            stock_seen = pos + 1
+            seen = key + 1
+        pos += 1
+    else:
+        removed, exposed = _remove(action, removed, exposed)
+        new = exposed & ~known
+        known |= new
+        while new:
+            low = new & -new
+            new ^= low
+            r = slot_rank[_index(low)]
+            unseen[r] -= 1
+            seen = seen * 15 + r + 1
+        key = slot_rank[action]
+    return removed, exposed, known, pos, stock_seen, key, seen
+
+
+@njit(cache=True)
+def rollout_two(
+    layout,
+    stock,
+    ranks,
+    n_jokers,
+    uniforms,
+    removed,
+    pos,
+    key,
+    known,
+    stock_seen,
+    unseen,
+    wrap,
+    when_stuck,
+    candidates,
+    params,
+):
+    """Two moves, then the base policy: for each sample ``i`` and candidate ``c``,
+    ``seen[i, c]`` is what the candidate turned up (see :func:`_apply`) and
+    ``cleared[i, c, b]`` the cards cleared when the env action ``b`` is played next and the
+    base policy after it (-1: ``b`` is not legal then; ``b = 29``: the game ended with the
+    candidate).  The player picks ``b`` knowing ``seen`` only: see ``TriPeaksRollout``."""
+    n_samples = uniforms.shape[0]
+    n_cand = candidates.shape[0]
+    cleared = np.full((n_samples, n_cand, 30), -1, np.int8)
+    seen_out = np.zeros((n_samples, n_cand), np.int64)
+    slot_rank = np.empty(NUM_SLOTS, np.int64)
+    stock_key = np.empty(stock.shape[0], np.int64)
+    n_stock = stock.shape[0]
+    accept = np.empty(14, np.int64)
+    st_r = np.empty(32, np.int64)
+    st_e = np.empty(32, np.int64)
+    st_m = np.empty(32, np.int64)
+    work1 = np.empty(14, np.int64)
+    work2 = np.empty(14, np.int64)
+    noise = np.zeros(1)
+    record = np.zeros(0, np.int64)
+    exposed0 = exposed_of(removed)
+    known0 = known | removed | exposed0
+    for i in range(n_samples):
+        fill_sample(layout, stock, ranks, n_jokers, uniforms[i], slot_rank, stock_key)
+        accept_masks(slot_rank, wrap, accept)
+        for c in range(n_cand):
+            for r in range(14):
+                work1[r] = unseen[r]
+            r1, e1, k1, p1, s1, key1, seen = _apply(
+                candidates[c], slot_rank, stock_key, removed, exposed0, known0, pos, stock_seen, key, work1
+            )
+            seen_out[i, c] = seen
+            moves = e1 & accept[key1]
+            can_draw = p1 < n_stock and not (when_stuck and moves != 0)
+            if r1 == ALL_SLOTS or (moves == 0 and not can_draw):
+                cleared[i, c, 29] = _popcount(r1)
+                continue
+            if can_draw:
+                moves |= np.int64(1) << DRAW
+            while moves:
+                low = moves & -moves
+                moves ^= low
+                b = _index(low)
+                for r in range(14):
+                    work2[r] = work1[r]
+                r2, e2, k2, p2, s2, key2, _ = _apply(b, slot_rank, stock_key, r1, e1, k1, p1, s1, key1, work2)
+                got, _ = _playout(
+                    slot_rank,
+                    stock_key,
+                    accept,
+                    r2,
+                    e2,
+                    k2,
+                    p2,
+                    s2,
+                    key2,
+                    work2,
+                    wrap,
+                    when_stuck,
+                    params,
+                    noise,
+                    record,
+                    st_r,
+                    st_e,
+                    st_m,
+                )
+                cleared[i, c, b] = got
+    return seen_out, cleared
+
+
+assert DRAW == NUM_SLOTS == 28  # the kernels hard-code both

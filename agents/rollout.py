@@ -1,0 +1,449 @@
+"""``rollout``: Monte Carlo policy rollouts over samples of the unseen cards.
+
+At each decision the agent draws ``samples`` fillings of the places it has never seen (the
+unseen cards shuffled into them; the same samples for every candidate move, drawn from
+:meth:`~agents.base.PublicState.rng`), plays each candidate move in each sample followed by a
+fair base policy to the end of the game, and picks the move that wins most often (ties: most
+cards cleared, then removals before the draw, then the lower action).  Its choice depends on
+the public state only, so permuting the unseen cards never changes it.
+
+TriPeaks (:class:`TriPeaksRollout`): the playouts run in numba on ranks only
+(:mod:`agents._playout`), from inputs built straight from the public state (no
+:meth:`~agents.base.PublicState.determinize`, which replays the game: far too slow per sample).
+The base policy reads only what is face up in the playout: it draws when no removal is legal and
+otherwise picks the removal whose chain of known cards scores best (face-down cards turned up
+at once, then at the chain's end: face-down cards turned up, face-down cards left with one
+cover, unseen cards the remaining board catches, unseen cards that follow the waste, K/A
+bridges).  Options (:class:`TriPeaksRollout`): ``samples``, ``max_samples`` and ``z`` (racing),
+``depth`` (2: the next move chosen by rollouts too), ``plans`` (whole plans of known-card
+removals), and the base policy's weights.  Measured figures: docs/agents_rollout.md.
+
+Forty Thieves (:class:`FortyThievesRollout`): plain Python, few samples, truncated playouts of
+the hint heuristic (see its docstring).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent, GameName, PublicState
+from solitaire_env.cards import JOKER
+from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
+from solitaire_env.fortythieves.rules import FIRST_FOUNDATION_SRC, FOUNDATION, NUM_COLUMNS, NUM_DESTS, WASTE
+from solitaire_env.solver.hint import (
+    FortyThievesKnowledge,
+    TriPeaksKnowledge,
+    _fortythieves_advice,
+    _ft_builds_on,
+    _ft_safe,
+    fortythieves_knowledge,
+)
+
+__all__ = ["DEFAULT_POLICY", "FortyThievesRollout", "TriPeaksRollout", "tripeaks_inputs"]
+
+#: The TriPeaks base policy's weights (tuned on 20 000 seed-1 Easy deals by the base policy's
+#: own win rate, then checked on seed 2: see docs/agents_rollout.md).
+DEFAULT_POLICY: dict[str, int] = {
+    "now": 1000,
+    "clear": 0,
+    "reveal": 1201,
+    "outs": 10,
+    "bridge": 1,
+    "catch": 20,
+    "half": 1,
+}
+
+
+def _rank(card: int | None) -> int:
+    """A card's rank 1..13 (0 for a joker, -1 for a card never seen)."""
+    if card is None:
+        return -1
+    return 0 if card == JOKER else card % 13 + 1
+
+
+def tripeaks_inputs(state: PublicState) -> dict[str, Any]:
+    """The kernel inputs of a TriPeaks public state: ranks only, -1 where never seen.
+
+    ``layout`` (28) and ``stock`` (the game's stock in draw order) are ranks with -1 for the
+    places never seen; ``ranks`` the unseen non-joker ranks and ``n_jokers`` the unseen jokers;
+    ``removed``, ``pos`` (cards drawn), ``key`` (waste key), ``known`` (slots seen),
+    ``stock_seen`` (stock cards seen), ``unseen`` (unseen count per rank, 0 = jokers), the
+    rules, and ``places`` (unseen stock places).
+    """
+    k = state.knowledge
+    if not isinstance(k, TriPeaksKnowledge):
+        raise TypeError("tripeaks_inputs() takes a TriPeaks public state")
+    layout = np.array([_rank(c) for c in state.layout], dtype=np.int64)
+    stock = np.array([_rank(c) for c in state.stock], dtype=np.int64)
+    return {
+        "layout": layout,
+        "stock": stock,
+        "ranks": np.array([_rank(c) for c in state.unseen if c != JOKER], dtype=np.int64),
+        "n_jokers": sum(1 for c in state.unseen if c == JOKER),
+        "removed": k.removed,
+        "pos": len(state.stock) - k.stock_left,
+        "key": k.key,
+        "known": sum(1 << s for s, c in enumerate(state.layout) if c is not None),
+        "stock_seen": sum(1 for c in state.stock if c is not None),
+        "unseen": np.array(k.unseen, dtype=np.int64),
+        "wrap": k.wrap,
+        "when_stuck": k.when_stuck,
+        "places": int((stock < 0).sum()),
+    }
+
+
+class TriPeaksRollout(Agent):
+    """Rollouts of a fair numba base policy over fillings of the unseen places.
+
+    - ``samples``: fillings per decision (default 1000: about 0.3 s of one core per Easy game).
+    - ``max_samples``: with more than ``samples``, batches of ``samples`` are drawn until one
+      move leads every other by ``z`` standard deviations of the paired difference in wins (a
+      move that far behind is dropped), at most ``max_samples`` in all (default: one batch).
+    - ``depth``: 1 scores each legal move; 2 also tries every move after it, chosen from what
+      the first one turned up (:meth:`evaluate_two`; about 2.5 times the time).
+    - ``plans``: 0 scores single moves; ``n`` > 0 scores up to ``n`` plans of known-card
+      removals that end in a draw or a reveal (:func:`agents._playout.plan_paths`), searched
+      within ``nodes`` positions.
+    - other keywords: the base policy's weights (:func:`agents._playout.policy_params`;
+      defaults :data:`DEFAULT_POLICY`).
+    """
+
+    name = "rollout"
+    games = ("tripeaks",)
+
+    def __init__(
+        self,
+        game: GameName = "tripeaks",
+        seed: int = 0,
+        *,
+        samples: int = 1000,
+        max_samples: int | None = None,
+        z: float = 2.5,
+        depth: int = 1,
+        plans: int = 0,
+        nodes: int = 256,
+        **policy: int,
+    ) -> None:
+        super().__init__(game, seed)
+        from agents import _playout  # numba: imported with the agent, not with the package
+
+        if samples < 1:
+            raise ValueError(f"samples must be >= 1, got {samples!r}")
+        self._kernels = _playout
+        self.samples = int(samples)
+        self.max_samples = self.samples if max_samples is None else max(int(max_samples), self.samples)
+        self.z = float(z)
+        if depth not in (1, 2):
+            raise ValueError(f"depth must be 1 or 2, got {depth!r}")
+        self.depth = int(depth)
+        self.plans = int(plans)
+        self.nodes = int(nodes)
+        self.policy = {**DEFAULT_POLICY, **policy}
+        self.params = _playout.policy_params(**self.policy)
+
+    def candidates(self, state: PublicState, x: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(paths, lengths)``: the candidates, as lines of env actions (``paths[i, :lengths[i]]``)."""
+        if self.plans <= 0:
+            return np.array(state.legal, dtype=np.int64).reshape(-1, 1), np.ones(len(state.legal), dtype=np.int64)
+        x = tripeaks_inputs(state) if x is None else x
+        paths, lengths = self._kernels.plan_paths(
+            x["layout"],
+            x["removed"],
+            x["known"],
+            x["key"],
+            x["pos"],
+            len(x["stock"]),
+            x["when_stuck"],
+            x["wrap"],
+            self.plans,
+            self.nodes,
+        )
+        return paths, lengths
+
+    def evaluate(self, state: PublicState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(paths, samples, wins, cleared)``: the candidates, how many samples each got, and
+        their wins and cards cleared (sums) in them.  Batches of ``samples`` fillings are
+        drawn until one candidate leads every other by ``z`` standard deviations of their paired
+        difference in wins (a candidate that far behind the leader is dropped), or
+        ``max_samples`` is reached."""
+        x = tripeaks_inputs(state)
+        paths, lengths = self.candidates(state, x)
+        n = len(paths)
+        counts = np.zeros(n, dtype=np.int64)
+        cleared = np.zeros(n, dtype=np.int64)
+        wins = np.zeros(n, dtype=np.int64)
+        alive = np.arange(n)
+        rng = state.rng(self.seed)
+        width = len(x["ranks"]) + x["places"] + 1
+        outcomes: list[np.ndarray] = []  # per batch: did each alive candidate win, per sample
+        drawn = 0
+        while True:
+            batch = min(self.samples, self.max_samples - drawn)
+            got = self._kernels.rollout_counts(
+                x["layout"],
+                x["stock"],
+                x["ranks"],
+                x["n_jokers"],
+                rng.random((batch, width)),
+                x["removed"],
+                x["pos"],
+                x["key"],
+                x["known"],
+                x["stock_seen"],
+                x["unseen"],
+                x["wrap"],
+                x["when_stuck"],
+                paths[alive],
+                lengths[alive],
+                self.params,
+            )
+            drawn += batch
+            counts[alive] += batch
+            cleared[alive] += got.sum(axis=0, dtype=np.int64)
+            won = got == 28
+            wins[alive] += won.sum(axis=0)
+            outcomes.append(won)
+            if len(alive) == 1 or drawn >= self.max_samples:
+                break
+            table = np.concatenate(outcomes, axis=0)  # samples x alive
+            lead = max(range(len(alive)), key=lambda i: (wins[alive[i]], cleared[alive[i]]))
+            keep = []
+            for i in range(len(alive)):
+                if i == lead:
+                    keep.append(i)
+                    continue
+                ahead = int(table[:, lead].sum()) - int(table[:, i].sum())
+                discordant = int((table[:, lead] != table[:, i]).sum())
+                if ahead <= self.z * np.sqrt(discordant + 1.0):
+                    keep.append(i)
+            if len(keep) < len(alive):
+                alive = alive[keep]
+                outcomes = [o[:, keep] for o in outcomes]
+            if len(alive) == 1:
+                break
+        return paths, counts, wins, cleared
+
+    def evaluate_two(self, state: PublicState) -> tuple[np.ndarray, np.ndarray]:
+        """``(wins, cleared)`` of each legal move when the next move is chosen by rollouts too.
+
+        In each sample every legal move is played, then every move legal after it, then the base
+        policy.  The second move may depend only on what the first turned up (the ranks of the
+        cards it revealed or drew), so the samples of a first move are grouped by that, and in
+        each group the best second move is chosen on one half of the samples and scored on the
+        other (and the other way round): a choice fitted to the noise of its own samples would
+        flatter the moves that turn up most.
+        """
+        x = tripeaks_inputs(state)
+        cands = np.array(state.legal, dtype=np.int64)
+        width = len(x["ranks"]) + x["places"] + 1
+        uniforms = state.rng(self.seed).random((self.samples, width))
+        seen, got = self._kernels.rollout_two(
+            x["layout"],
+            x["stock"],
+            x["ranks"],
+            x["n_jokers"],
+            uniforms,
+            x["removed"],
+            x["pos"],
+            x["key"],
+            x["known"],
+            x["stock_seen"],
+            x["unseen"],
+            x["wrap"],
+            x["when_stuck"],
+            cands,
+            self.params,
+        )
+        won = got == 28
+        valid = got >= 0
+        cleared_all = np.where(valid, got, 0).astype(np.int64)
+        half = np.arange(self.samples) % 2 == 0
+        wins = np.zeros(len(cands), dtype=np.int64)
+        cleared = np.zeros(len(cands), dtype=np.int64)
+        # second moves in order of preference on ties: removals (upper slots first), the draw, the end
+        prefer = -np.arange(30, dtype=np.int64)
+        for c in range(len(cands)):
+            for value in np.unique(seen[:, c]):
+                group = seen[:, c] == value
+                for pick, score in ((group & half, group & ~half), (group & ~half, group & half)):
+                    if not score.any():
+                        continue
+                    if not pick.any():
+                        pick = score
+                    ok = valid[pick, c, :].any(axis=0)
+                    key = np.lexsort((prefer, cleared_all[pick, c, :].sum(axis=0), won[pick, c, :].sum(axis=0), ok))
+                    b = int(key[-1])
+                    wins[c] += int(won[score, c, b].sum())
+                    cleared[c] += int(cleared_all[score, c, b].sum())
+        return wins, cleared
+
+    def act(self, state: PublicState) -> int:
+        legal = state.legal
+        if len(legal) == 1:
+            return legal[0]
+        if self.depth == 2:
+            wins2, cleared2 = self.evaluate_two(state)
+            best2 = max(range(len(legal)), key=lambda i: (wins2[i], cleared2[i], legal[i] != 28, -legal[i]))
+            return legal[best2]
+        paths, counts, wins, cleared = self.evaluate(state)
+        most = counts.max()
+
+        def order(i: int) -> tuple[bool, int, int, bool, int, int]:
+            # the candidates still in the race (every sample), most wins, most cleared,
+            # removals before the draw, lower slots first
+            return (
+                bool(counts[i] == most),
+                int(wins[i]),
+                int(cleared[i]),
+                bool(paths[i, 0] != 28),
+                -int(paths[i, 0]),
+                -i,
+            )
+
+        best = max(range(len(paths)), key=order)
+        return int(paths[best, 0])
+
+
+# ---------------------------------------------------------------------- Forty Thieves
+
+
+def _ft_value(game: FortyThievesGame) -> float:
+    """A playout's score: cards founded, and a little for empty columns and a short waste."""
+    empty = sum(1 for col in game.columns if not col)
+    return game.founded + 0.5 * empty - 0.02 * len(game.waste)
+
+
+class FortyThievesRollout(Agent):
+    """Truncated rollouts of the hint heuristic (plain Python: few samples, short playouts).
+
+    A safe foundation move (both copies of the rank below founded) is played at once.  Once the
+    stock is out every card is known: the agent then follows the line of the full-information
+    search (:func:`~solitaire_env.solver.fortythieves.solve_fortythieves`, ``endgame_nodes``
+    positions, once per game) that founds the most cards, and the heuristic's moves after it.  Otherwise the
+    candidates are the heuristic's move, the draw and the other productive moves (foundation
+    moves, the waste card to a column, a column card that is not on its natural parent to
+    another column), at most ``candidates`` of them; each is played in ``samples`` fillings of
+    the stock followed by ``horizon`` heuristic moves, and scored by cards founded (plus a
+    little for empty columns and a short waste, :func:`_ft_value`).  The heuristic's move wins
+    ties.
+    """
+
+    name = "rollout"
+    games = ("fortythieves",)
+
+    def __init__(
+        self,
+        game: GameName = "fortythieves",
+        seed: int = 0,
+        *,
+        samples: int = 2,
+        horizon: int = 30,
+        candidates: int = 6,
+        endgame_nodes: int = 20_000,
+    ) -> None:
+        super().__init__(game, seed)
+        if samples < 1 or horizon < 0 or candidates < 1 or endgame_nodes < 0:
+            raise ValueError("samples and candidates must be >= 1, horizon and endgame_nodes >= 0")
+        self.samples = int(samples)
+        self.horizon = int(horizon)
+        self.candidates = int(candidates)
+        self.endgame_nodes = int(endgame_nodes)
+        # the endgame line being followed: (the deal's layout, the actions it starts after, the line)
+        self._endgame: tuple[tuple[int | None, ...], tuple[int, ...], tuple[int, ...]] | None = None
+
+    def reset(self) -> None:
+        self._endgame = None
+
+    def _endgame_move(self, state: PublicState) -> int | None:
+        """With the stock out every card is known: follow the line of the full-information
+        search (``endgame_nodes`` positions, once per game) that founds the most cards."""
+        if self.endgame_nodes == 0:
+            return None
+        memo = self._endgame
+        if memo is not None and memo[0] == state.layout and state.actions[: len(memo[1])] == memo[1]:
+            done = len(state.actions) - len(memo[1])
+            line = memo[2]
+            if state.actions[len(memo[1]) :] == line[:done] and done < len(line):
+                return line[done]
+            return None  # the line is played out (or left): the heuristic goes on
+        from solitaire_env.solver.fortythieves import solve_fortythieves
+
+        game = state.with_unseen([])
+        assert isinstance(game, FortyThievesGame)
+        result = solve_fortythieves(game, max_nodes=self.endgame_nodes)
+        line = tuple(result.line) if result.best > game.founded or result.solved else ()
+        self._endgame = (state.layout, state.actions, line)
+        return line[0] if line else None
+
+    def candidate_moves(self, state: PublicState) -> list[int]:
+        """The moves worth a rollout, the heuristic's first."""
+        k = state.knowledge
+        assert isinstance(k, FortyThievesKnowledge)
+        first = _fortythieves_advice(k)
+        out = [] if first is None else [first]
+        rest_draw = [FT_DRAW] if FT_DRAW in state.legal else []
+        found, others = [], []
+        for a in state.legal:
+            if a == FT_DRAW:
+                continue
+            src, dst = divmod(a, NUM_DESTS)
+            if src >= FIRST_FOUNDATION_SRC:
+                continue  # foundation returns: rarely worth it
+            if dst == FOUNDATION:
+                found.append(a)
+            elif src == WASTE:
+                others.append(a)
+            elif src < NUM_COLUMNS:
+                col = k.columns[src]
+                if len(col) > 1 and _ft_builds_on(col[-1], col[-2]):
+                    continue  # off its natural parent: only swaps one build for another
+                if len(col) == 1 and not k.columns[dst]:
+                    continue  # a lone card to an empty column
+                others.append(a)
+        for a in rest_draw + found + others:
+            if a not in out:
+                out.append(a)
+        return out[: self.candidates]
+
+    def act(self, state: PublicState) -> int:
+        legal = state.legal
+        if len(legal) == 1:
+            return legal[0]
+        k = state.knowledge
+        assert isinstance(k, FortyThievesKnowledge)
+        first = _fortythieves_advice(k)
+        if first is None:  # cannot happen while a move is legal
+            return legal[0]
+        src, dst = divmod(first, NUM_DESTS)
+        if first != FT_DRAW and dst == FOUNDATION:
+            card = k.waste_top if src == WASTE else k.columns[src][-1]
+            if card is not None and _ft_safe(k, card):
+                return first
+        if k.stock_left == 0:
+            move = self._endgame_move(state)
+            return first if move is None or move not in legal else move
+        cands = self.candidate_moves(state)
+        if len(cands) == 1:
+            return cands[0]
+        rng = state.rng(self.seed)
+        totals = [0.0] * len(cands)
+        for _ in range(self.samples):
+            fill = list(state.unseen)
+            rng.shuffle(fill)
+            base = state.with_unseen(fill)
+            assert isinstance(base, FortyThievesGame)
+            for i, a in enumerate(cands):
+                game = base.copy()
+                game.play(a)
+                for _ in itertools.repeat(None, self.horizon):
+                    move = _fortythieves_advice(fortythieves_knowledge(game))
+                    if move is None:
+                        break
+                    game.play(move)
+                totals[i] += _ft_value(game)
+        best = max(range(len(cands)), key=lambda i: (totals[i], i == 0, -i))
+        return cands[best]
