@@ -1,0 +1,146 @@
+"""``oracle``: the full-information solver as a player, the upper bound of every table.
+
+The oracle is the one agent that sees hidden cards (``sees_hidden = True``): :func:`agents.base.decide`
+hands it the game itself, so its figures are labelled "upper bound" and never compared as
+if it played fair.
+
+* **TriPeaks** (an exact solver): solve once per episode with
+  :func:`~solitaire_env.solver.tripeaks.solve_tripeaks` and play the winning line.  The line is
+  cached as a map from each position along it to the action to play there; a position off the
+  line (the game diverged, or a new episode) is solved again.  When the deal cannot be won the
+  search runs again with ``maximise_cleared=True`` and the oracle plays the line that clears
+  the most cards; once that line is spent (nothing can clear more: each later search finds an
+  empty line) it plays the hint heuristic's move, else any legal move, until the game ends.
+  Its win rate is the share of solvable deals (up to the node budget: an ``intractable``
+  deal is played like an unsolvable one, along the best line found).
+* **Forty Thieves** (a best-effort search): :func:`~solitaire_env.solver.fortythieves.solve_fortythieves`
+  with a node budget (``max_nodes``).  A winning line is followed to the end.  A line that does
+  not win (the budget ran out: the line to the most cards founded) is followed only through its
+  first ``follow`` draws (default 1), then the search runs again from there; following it to
+  its end usually draws out the whole stock into a dead position.  When the search finds
+  nothing better than the position (an empty line) the oracle plays the hint heuristic's
+  move.  With full information but a bounded search this is **not** a true upper bound: a
+  deal it loses may still be winnable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.base import Agent, Game, GameName
+from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
+from solitaire_env.solver.fortythieves import solve_fortythieves
+from solitaire_env.solver.hint import public_move
+from solitaire_env.solver.result import SolveResult
+from solitaire_env.tripeaks.game import TriPeaksGame
+
+__all__ = ["DEFAULT_MAX_NODES", "OracleAgent", "position_key"]
+
+#: Node budget per search when none is given: the TriPeaks solver's own default (exact on
+#: essentially every deal), and for Forty Thieves the hint's interactive budget (a few
+#: seconds of search per call).
+DEFAULT_MAX_NODES: dict[GameName, int] = {"tripeaks": 1_000_000, "fortythieves": 20_000}
+
+
+def position_key(game: Game) -> tuple[Any, ...]:
+    """What a solver's line depends on: the deal's cards (stock order included) and the position."""
+    if isinstance(game, TriPeaksGame):
+        return (game.rules, game.tableau, game.stock, game.removed, game.stock_pos, game._key)
+    assert isinstance(game, FortyThievesGame)
+    return (game.rules, game.stock, game.position_hash, game.stock_pos)
+
+
+class OracleAgent(Agent):
+    """Plays the full-information solver's line (it reads the hidden cards: an upper bound).
+
+    Options: ``max_nodes``, the node budget of each search (default
+    :data:`DEFAULT_MAX_NODES`: 1 000 000 for TriPeaks, 20 000 for Forty Thieves); ``follow``
+    (Forty Thieves): the draws of a non-winning line played before searching again (0: all).
+    ``searches`` and ``nodes`` count the searches run and positions expanded (for reports).
+    """
+
+    name = "oracle"
+    games = ("tripeaks", "fortythieves")
+    sees_hidden = True
+    label = "upper bound"
+
+    def __init__(self, game: GameName, seed: int = 0, *, max_nodes: int | None = None, follow: int = 1) -> None:
+        super().__init__(game, seed)
+        if isinstance(follow, bool) or not isinstance(follow, int) or follow < 0:
+            raise ValueError(f"follow must be a whole number >= 0, got {follow!r}")
+        self.follow = follow
+        budget = DEFAULT_MAX_NODES[game] if max_nodes is None else max_nodes
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise ValueError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
+        self.max_nodes = budget
+        #: position key -> the action the current line plays there
+        self._plan: dict[tuple[Any, ...], int] = {}
+        self.searches = 0
+        self.nodes = 0
+        #: the verdict of the last search from an episode's first position reached off-plan
+        self.last_status: str | None = None
+
+    def reset(self) -> None:
+        self._plan = {}
+        self.last_status = None
+
+    def act(self, state: Any) -> int:
+        raise TypeError("the oracle plays from the full game: call agents.base.decide (it calls act_full)")
+
+    def act_full(self, game: Game, actions: tuple[int, ...]) -> int:
+        key = position_key(game)
+        action = self._plan.get(key)
+        if action is not None and game.legal_mask() >> action & 1:
+            return action
+        result = self._search(game)
+        self.last_status = result.status
+        line = result.line
+        if result.status != "solved" and isinstance(game, FortyThievesGame):
+            line = _through_draws(line, self.follow)
+        self._plan = self._line_plan(game, line)
+        action = self._plan.get(key)
+        if action is not None:
+            return action
+        # nothing better than here (the best line is empty): the heuristic, else any legal move
+        move = public_move(game)
+        if move is not None:
+            return move
+        return next(a for a in range(game.legal_mask().bit_length()) if game.legal_mask() >> a & 1)
+
+    def _search(self, game: Game) -> SolveResult:
+        self.searches += 1
+        result: SolveResult
+        if isinstance(game, TriPeaksGame):
+            from solitaire_env.solver.tripeaks import solve_tripeaks  # numba: loaded on first use
+
+            result = solve_tripeaks(game, max_nodes=self.max_nodes, maximise_cleared=True)
+        else:
+            result = solve_fortythieves(game, max_nodes=self.max_nodes)
+        self.nodes += result.nodes
+        return result
+
+    @staticmethod
+    def _line_plan(game: Game, line: tuple[int, ...]) -> dict[tuple[Any, ...], int]:
+        """The positions along ``line`` from ``game`` (replayed on a copy), each with its action."""
+        plan: dict[tuple[Any, ...], int] = {}
+        work = game.copy()
+        for action in line:
+            plan[position_key(work)] = action  # a position met twice keeps its last action: no cycle
+            if work.try_play(action) is not None:  # pragma: no cover - a solver line always replays
+                break
+        return plan
+
+
+def _through_draws(line: tuple[int, ...], draws: int) -> tuple[int, ...]:
+    """``line`` up to and including its ``draws``-th draw (all of it with fewer draws; ``draws=0``:
+    all of it)."""
+    if draws == 0:
+        return line
+    seen = 0
+    for i, action in enumerate(line):
+        if action == FT_DRAW:
+            seen += 1
+            if seen == draws:
+                return line[: i + 1]
+    return line

@@ -1,0 +1,192 @@
+"""``ppo``: a trained MaskablePPO policy (sb3-contrib) loaded from a saved model file.
+
+    make_agent("ppo", "tripeaks", model="runs/tp.zip")                 # env kwargs from the sidecar
+    make_agent("ppo", "tripeaks", model="runs/tp.zip", obs_mode="dict")  # no sidecar: say it
+
+The agent never sees hidden cards.  It computes the observation from the public state: the
+never-seen places are filled with the unseen cards in sorted order
+(``state.with_unseen(sorted unseen)``) and the env's observer encodes that game.  The ``flat``
+and ``dict`` observations depend on seen cards only (``docs/observations.md``), so any filling
+gives the very observation the env showed the policy in training.  The ``oracle`` modes, which
+show hidden cards, are refused.  The action comes from ``model.predict(obs,
+action_masks=state.mask)``: always a legal move.
+
+The sidecar (``<model>.json``)
+------------------------------
+A model file says nothing about the env it was trained on, so a small JSON file next to it
+does: for ``runs/tp.zip`` it is ``runs/tp.json`` (``runs/tp.zip.json`` is read too)::
+
+    {"game": "tripeaks", "env_kwargs": {"obs_mode": "flat", "reward": "score"}}
+
+``game``: ``"tripeaks"`` or ``"fortythieves"`` (the agent refuses a model of the other game);
+``env_kwargs``: the keyword arguments of ``gym.make("solitaire_env/TriPeaks-v0", ...)`` (or
+``FortyThieves-v0``) used in training.  Only what changes the observation matters to the agent
+(``obs_mode``); the rules come from the game being played.  :func:`write_sidecar` writes one.
+Options given to the agent (``obs_mode=``, ``env_kwargs=``) override the sidecar's.
+
+Options: ``model`` (the path, required), ``obs_mode``, ``env_kwargs``, ``deterministic``
+(default ``True``: the most probable legal action; ``False`` samples the masked policy with a
+generator seeded from the agent's seed and the public information, so the choice is still
+reproducible), ``device`` (default ``"cpu"``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent, GameName, PublicState
+
+__all__ = ["ENV_IDS", "PpoAgent", "read_sidecar", "sidecar_path", "write_sidecar"]
+
+#: The registered env of each game.
+ENV_IDS: dict[GameName, str] = {
+    "tripeaks": "solitaire_env/TriPeaks-v0",
+    "fortythieves": "solitaire_env/FortyThieves-v0",
+}
+
+
+def _model_file(model: str | Path) -> Path:
+    """The file SB3 loads for ``model`` (it appends ``.zip`` when the path has no suffix)."""
+    path = Path(model)
+    if not path.exists() and path.suffix != ".zip" and path.with_name(path.name + ".zip").exists():
+        return path.with_name(path.name + ".zip")
+    return path
+
+
+def sidecar_path(model: str | Path) -> Path:
+    """The sidecar of a model file: ``name.zip`` -> ``name.json``."""
+    path = Path(model)
+    return path.with_suffix(".json") if path.suffix == ".zip" else path.with_name(path.name + ".json")
+
+
+def write_sidecar(model: str | Path, game: GameName, env_kwargs: dict[str, Any] | None = None) -> Path:
+    """Write the sidecar of a model saved at ``model``; returns its path."""
+    if game not in ENV_IDS:
+        raise ValueError(f"unknown game {game!r}; want 'tripeaks' or 'fortythieves'")
+    out = sidecar_path(model)
+    out.write_text(json.dumps({"game": game, "env_kwargs": dict(env_kwargs or {})}, indent=2, sort_keys=True) + "\n")
+    return out
+
+
+def read_sidecar(model: str | Path) -> dict[str, Any] | None:
+    """The sidecar of a model file as a dict (``None`` if there is none); ``ValueError`` if unreadable."""
+    path = _model_file(model)
+    for candidate in (sidecar_path(path), path.with_name(path.name + ".json")):
+        if not candidate.is_file():
+            continue
+        try:
+            data = json.loads(candidate.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ValueError(f"cannot read the ppo model sidecar {candidate}: {error}") from None
+        if (
+            not isinstance(data, dict)
+            or data.get("game") not in ENV_IDS
+            or not isinstance(data.get("env_kwargs", {}), dict)
+        ):
+            raise ValueError(
+                f'the ppo model sidecar {candidate} must hold {{"game": "tripeaks" | "fortythieves", '
+                f'"env_kwargs": {{...}}}}, got {data!r}'
+            )
+        return {"game": data["game"], "env_kwargs": dict(data.get("env_kwargs", {})), "path": str(candidate)}
+    return None
+
+
+def _same_space(a: Any, b: Any) -> bool:
+    """Whether two observation spaces take the same observations (shape and keys)."""
+    from gymnasium import spaces
+
+    if isinstance(a, spaces.Dict) and isinstance(b, spaces.Dict):
+        return set(a.spaces) == set(b.spaces) and all(_same_space(a[k], b[k]) for k in a.spaces)
+    return type(a) is type(b) and a.shape == b.shape
+
+
+class PpoAgent(Agent):
+    """A MaskablePPO policy from a saved model file (see the module docstring)."""
+
+    name = "ppo"
+    games = ("tripeaks", "fortythieves")
+    label = "learned policy"
+
+    def __init__(
+        self,
+        game: GameName,
+        seed: int = 0,
+        *,
+        model: str | Path | None = None,
+        obs_mode: str | None = None,
+        env_kwargs: dict[str, Any] | None = None,
+        deterministic: bool = True,
+        device: str = "cpu",
+    ) -> None:
+        super().__init__(game, seed)
+        if model is None:
+            raise ValueError('the ppo agent needs model="path/to/model.zip"')
+        path = _model_file(model)
+        if not path.is_file():
+            raise FileNotFoundError(f"ppo model file not found: {path}")
+        sidecar = read_sidecar(path)
+        kwargs: dict[str, Any] = {}
+        if sidecar is not None:
+            if sidecar["game"] != game:
+                raise ValueError(f"the ppo model {path} was trained on {sidecar['game']}, not {game}")
+            kwargs.update(sidecar["env_kwargs"])
+        kwargs.update(env_kwargs or {})
+        if obs_mode is not None:
+            kwargs["obs_mode"] = obs_mode
+        mode = kwargs.get("obs_mode", "flat")
+        if str(mode).startswith("oracle"):
+            raise ValueError(f"the ppo agent plays fair: obs_mode {mode!r} shows hidden cards")
+        kwargs.pop("render_mode", None)
+        self.model_path = path
+        self.env_kwargs = kwargs
+        self.deterministic = bool(deterministic)
+        try:
+            from sb3_contrib import MaskablePPO
+        except ImportError as error:  # pragma: no cover - the rl extra is missing
+            raise ImportError("the ppo agent needs sb3-contrib: pip install 'solitaire-env[rl]'") from error
+        try:
+            self.model = MaskablePPO.load(str(path), device=device)
+        except Exception as error:
+            raise ValueError(f"cannot load the ppo model {path}: {type(error).__name__}: {error}") from None
+        import gymnasium as gym
+
+        import solitaire_env  # noqa: F401 (registers the envs)
+
+        env = gym.make(ENV_IDS[game], **kwargs)
+        self.observer = env.unwrapped.observer  # type: ignore[attr-defined]
+        env.close()
+        if not _same_space(self.observer.space, self.model.observation_space):
+            raise ValueError(
+                f"the ppo model {path} takes observations {self.model.observation_space}, but env kwargs "
+                f"{kwargs} give {self.observer.space} (give the right obs_mode, or a sidecar)"
+            )
+
+    def observation(self, state: PublicState) -> Any:
+        """The env's observation of the public state (built from seen cards only)."""
+        return self.observer.encode(state.with_unseen(list(state.unseen)))
+
+    def act(self, state: PublicState) -> int:
+        obs = self.observation(state)
+        if self.deterministic:
+            action, _ = self.model.predict(obs, action_masks=state.mask, deterministic=True)
+            return int(np.asarray(action).item())
+        probs = self.probabilities(state, obs)
+        return int(state.rng(self.seed).choice(len(probs), p=probs))
+
+    def probabilities(self, state: PublicState, obs: Any = None) -> np.ndarray:
+        """The masked policy's action probabilities (zero on illegal actions)."""
+        import torch
+
+        policy = self.model.policy
+        if obs is None:
+            obs = self.observation(state)
+        tensor, _ = policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            dist: Any = policy.get_distribution(tensor, action_masks=state.mask[None, :]).distribution
+            probs = dist.probs[0].cpu().numpy().astype(np.float64)
+        probs[~state.mask] = 0.0
+        return probs / probs.sum()
