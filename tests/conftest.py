@@ -206,3 +206,19 @@ FT_STUCK_COLUMNS = [
     "5C 9C 9C 4C",
 ]
 FT_STUCK_DEAL = ft_deal(FT_STUCK_COLUMNS)
+
+
+def random_position(code: str, moves: int, seed: int) -> tuple[Any, list[int]]:
+    """The rules-core game of a deal code after up to ``moves`` random legal moves, and the moves."""
+    from solitaire_env.solver.stats import make_game
+
+    game = make_game(code)
+    rng = np.random.default_rng(seed)
+    actions: list[int] = []
+    for _ in range(moves):
+        if game.over:
+            break
+        action = int(rng.choice(game.legal_actions()))
+        game.play(action)
+        actions.append(action)
+    return game, actions

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import winnable_deal
+from conftest import random_position, winnable_deal
 
 from agents.base import Game, decide, public_state
 from agents.oracle import OracleAgent
@@ -26,19 +26,6 @@ def _play(agent: object, game: Game, limit: int = 1000) -> list[int]:
         game.play(action)
         actions.append(action)
     return actions
-
-
-def _random_position(code: str, moves: int, seed: int) -> tuple[Game, list[int]]:
-    game = make_game(code)
-    rng = np.random.default_rng(seed)
-    actions: list[int] = []
-    for _ in range(moves):
-        if game.over:
-            break
-        action = int(rng.choice(game.legal_actions()))
-        game.play(action)
-        actions.append(action)
-    return game, actions
 
 
 def test_registered() -> None:
@@ -143,7 +130,7 @@ def test_pimc_ignores_the_unseen_cards_order(game_code: str, rule: str, options:
     rng = np.random.default_rng(11)
     checked = 0
     for i, code in enumerate(draw_codes(4, 3, game_code, rule)):
-        game, actions = _random_position(code, 4 + 5 * i, seed=i)
+        game, actions = random_position(code, 4 + 5 * i, seed=i)
         state = public_state(game, actions)
         if len(state.legal) < 2:
             continue

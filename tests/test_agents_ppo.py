@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import gymnasium as gym
+from conftest import random_position
 
 import solitaire_env  # noqa: F401
 from agents.base import decide, public_state
@@ -45,19 +46,6 @@ def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write_sidecar(path, "tripeaks", ENV_KWARGS)
     env.close()
     return path
-
-
-def _random_position(code: str, moves: int, seed: int) -> tuple[object, list[int]]:
-    game = make_game(code)
-    rng = np.random.default_rng(seed)
-    actions: list[int] = []
-    for _ in range(moves):
-        if game.over:
-            break
-        action = int(rng.choice(game.legal_actions()))
-        game.play(action)
-        actions.append(action)
-    return game, actions
 
 
 def test_sidecar_round_trip(model_path: Path) -> None:
@@ -102,7 +90,7 @@ def test_choice_ignores_unseen_card_order(model_path: Path) -> None:
     ]
     rng = np.random.default_rng(1)
     for i, code in enumerate(draw_codes(4, 2, "TP", "E")):
-        game, actions = _random_position(code, 3 + 2 * i, seed=i)
+        game, actions = random_position(code, 3 + 2 * i, seed=i)
         state = public_state(game, actions)  # type: ignore[arg-type]
         if not state.legal:
             continue
