@@ -394,7 +394,7 @@ def _rank_state(tableau: list[int], stock: list[int]) -> tuple[int, int, int, in
     return (
         tab_mask,
         odd,
-        len(tableau) - odd,
+        len(tableau),
         stock_mask,
         sum(1 for r in stock if r % 2),
         sum(1 for r in stock if r and r % 2 == 0),

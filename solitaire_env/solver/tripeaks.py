@@ -47,7 +47,7 @@ for _i in range(64):
 
 
 @njit(cache=True)
-def _dead(tab_mask, tab_odd, tab_even, stock_mask, stock_odd, stock_even, key, wrap):
+def _dead(tab_mask, tab_odd, tab_left, stock_mask, stock_odd, stock_even, key, wrap):
     """True when the state cannot be won, by two necessary conditions (so pruning is exact).
 
     Every remaining tableau card needs a card of a neighbouring rank somewhere it could come
@@ -63,6 +63,7 @@ def _dead(tab_mask, tab_odd, tab_even, stock_mask, stock_odd, stock_even, key, w
     if not wrap:
         odd_heads = (key & 1) + stock_odd
         even_heads = 1 - (key & 1) + stock_even
+        tab_even = tab_left - tab_odd
         if tab_even - tab_odd > odd_heads or tab_odd - tab_even > even_heads:
             return True
     avail = tab_mask | stock_mask | (np.int64(1) << key)
@@ -73,6 +74,24 @@ def _dead(tab_mask, tab_odd, tab_even, stock_mask, stock_odd, stock_even, key, w
         if avail & 2:
             near |= 1 << 13
     return (tab_mask & ~near) != 0
+
+
+@njit(cache=True)
+def _tab_put(tab, r):
+    """A tableau card of rank r is back: ``tab[1..13]`` counts per rank, ``tab[14]`` the mask of
+    ranks present, ``tab[15]`` the count of odd ranks."""
+    tab[r] += 1
+    tab[14] |= np.int64(1) << r
+    tab[15] += r & 1
+
+
+@njit(cache=True)
+def _tab_take(tab, r):
+    """A tableau card of rank r is removed (the inverse of :func:`_tab_put`)."""
+    tab[r] -= 1
+    if tab[r] == 0:
+        tab[14] ^= np.int64(1) << r
+    tab[15] -= r & 1
 
 
 @njit(cache=True)
@@ -113,19 +132,10 @@ def _search(
     stored = 0
     # the tableau cards left: count per rank, ranks present (bit mask), odd and even counts;
     # the stock from each position on: ranks present (bit 0: a joker), odd and even counts
-    tab_count = np.zeros(14, np.int64)
-    tab_mask = 0
-    tab_odd = 0
-    tab_even = 0
+    tab = np.zeros(16, np.int64)  # see _tab_put
     for s in range(28):
         if removed0 & (np.int64(1) << s) == 0:
-            r = slot_rank[s]
-            tab_count[r] += 1
-            tab_mask |= np.int64(1) << r
-            if r & 1:
-                tab_odd += 1
-            else:
-                tab_even += 1
+            _tab_put(tab, slot_rank[s])
     stock_mask = np.zeros(n_stock + 1, np.int64)
     stock_odd = np.zeros(n_stock + 1, np.int64)
     stock_even = np.zeros(n_stock + 1, np.int64)
@@ -165,13 +175,7 @@ def _search(
         moves = st_moves[depth]
         if moves == 0:
             if depth > 0 and line[depth - 1] != 28:  # leaving the state that removal made
-                r = slot_rank[line[depth - 1]]
-                tab_count[r] += 1
-                tab_mask |= np.int64(1) << r
-                if r & 1:
-                    tab_odd += 1
-                else:
-                    tab_even += 1
+                _tab_put(tab, slot_rank[line[depth - 1]])
             depth -= 1
             continue
         low = moves & -moves  # lowest slot first: upper rows, then the bottom row, then the draw
@@ -198,21 +202,10 @@ def _search(
         if removed == all_slots:
             return SOLVED, nodes, depth + 1, best_len, 28
         if action != 28:
-            tab_count[key] -= 1
-            if tab_count[key] == 0:
-                tab_mask ^= np.int64(1) << key
-            if key & 1:
-                tab_odd -= 1
-            else:
-                tab_even -= 1
-        if prune and _dead(tab_mask, tab_odd, tab_even, stock_mask[pos], stock_odd[pos], stock_even[pos], key, wrap):
+            _tab_take(tab, key)
+        if prune and _dead(tab[14], tab[15], 28 - cleared, stock_mask[pos], stock_odd[pos], stock_even[pos], key, wrap):
             if action != 28:
-                tab_count[key] += 1
-                tab_mask |= np.int64(1) << key
-                if key & 1:
-                    tab_odd += 1
-                else:
-                    tab_even += 1
+                _tab_put(tab, key)
             continue
         # transposition table: skip states already expanded
         state = removed | (pos << 28) | (key << 34)
@@ -228,12 +221,7 @@ def _search(
             h = (h + 1) & mask
         if seen:
             if action != 28:
-                tab_count[key] += 1
-                tab_mask |= np.int64(1) << key
-                if key & 1:
-                    tab_odd += 1
-                else:
-                    tab_even += 1
+                _tab_put(tab, key)
             continue
         if stored >= limit and table.shape[0] < big_table.shape[0]:
             # move to the big table: re-insert every entry of this search
