@@ -62,6 +62,7 @@ if "solitaire_env/TriPeaks-v0" not in registry:
     register(
         id="solitaire_env/TriPeaks-v0",
         entry_point="solitaire_env.tripeaks.env:TriPeaksEnv",
+        vector_entry_point="solitaire_env.vector.tripeaks:TriPeaksVectorEnv",
         max_episode_steps=TRIPEAKS_MAX_STEPS,
     )
 

@@ -10,7 +10,8 @@ Both sides draw their random actions with the same cheap sampler (Python's
 CartPole takes ``0`` or ``1``; TriPeaks takes a uniformly random legal action from
 ``info["action_mask"]``, as a masked agent would.
 
-Run: ``python -m solitaire_env.bench`` (``--rounds``, ``--steps``).
+Run: ``solitaire-env bench`` (or ``python -m solitaire_env.bench``; ``--rounds``, ``--steps``,
+``--only env|vector|solver``, ``--num-envs``).
 """
 
 from __future__ import annotations
@@ -100,13 +101,16 @@ def interleaved(
     target: float | None = None,
     warmup: int = 2000,
     chunks: int = 20,
+    subject_scale: int = 1,
 ) -> Ratio:
     """Time ``subject`` and ``reference`` for ``steps`` steps each per round, ``rounds`` rounds.
 
     Within a round the two alternate in ``chunks`` slices (who goes first alternates too);
-    the round's ratio is reference time / subject time, and the median over rounds is reported.
+    the round's ratio is the subject's rate over the reference's, and the median over rounds
+    is reported.  ``subject_scale``: the subject runs that many times more steps than the
+    reference per slice (a fast subject would otherwise finish a slice in a few calls).
     """
-    subject(warmup)
+    subject(warmup * subject_scale)
     reference(warmup)
     ratios, sub_rates, ref_rates = [], [], []
     chunk = max(1, steps // chunks)
@@ -115,13 +119,13 @@ def interleaved(
         for c in range(chunks):  # fine-grained alternation, so load swings hit both sides alike
             if c % 2:
                 t_ref += reference(chunk)
-                t_sub += subject(chunk)
+                t_sub += subject(chunk * subject_scale)
             else:
-                t_sub += subject(chunk)
+                t_sub += subject(chunk * subject_scale)
                 t_ref += reference(chunk)
-        sub_rates.append(chunk * chunks / t_sub)
+        sub_rates.append(chunk * chunks * subject_scale / t_sub)
         ref_rates.append(chunk * chunks / t_ref)
-        ratios.append(t_ref / t_sub)
+        ratios.append(sub_rates[-1] / ref_rates[-1])
     return Ratio(
         name, statistics.median(ratios), statistics.median(sub_rates), statistics.median(ref_rates), rounds, target
     )
@@ -141,8 +145,67 @@ def env_ratio(env_id: str, target: float, *, steps: int = 50_000, rounds: int = 
     )
 
 
+def vector_env_runner(env_id: str, num_envs: int, seed: int, **kwargs: Any) -> Callable[[int], float]:
+    """A runner stepping ``gym.make_vec(env_id, num_envs)`` (the numba batch env) with random legal actions.
+
+    Each batch step draws one uniformly random legal action per env from ``info["action_mask"]``
+    (a numba sampler).  ``run(steps)`` plays ``round(steps / num_envs)`` batch steps (at least one)
+    and returns the time scaled to ``steps`` env steps.
+    """
+    import numpy as np
+
+    from solitaire_env.vector.tripeaks_kernels import sample_legal
+
+    env = gym.make_vec(env_id, num_envs=num_envs, **kwargs)
+    _, info = env.reset(seed=seed)
+    rng_state = np.array([seed], dtype=np.uint64)
+    actions = np.zeros(num_envs, dtype=np.int64)
+    state = {"info": info}
+
+    def run(steps: int) -> float:
+        batches = max(1, round(steps / num_envs))
+        step = env.step
+        info = state["info"]
+        start = time.perf_counter()
+        for _ in range(batches):
+            sample_legal(info["action_mask"], rng_state, actions)
+            info = step(actions)[4]
+        elapsed = time.perf_counter() - start
+        state["info"] = info
+        return elapsed * steps / (batches * num_envs)
+
+    return run
+
+
+def vector_env_ratio(
+    env_id: str,
+    target: float,
+    *,
+    num_envs: int = 1024,
+    steps: int = 50_000,
+    rounds: int = 7,
+    seed: int = 0,
+    **kwargs: Any,
+) -> Ratio:
+    """The batch env of ``env_id`` at ``num_envs`` envs vs CartPole-v1 (the subject runs 50x the steps)."""
+    import solitaire_env  # noqa: F401  (registers the envs)
+
+    extra = "".join(f", {k}={v}" for k, v in kwargs.items())
+    return interleaved(
+        f"{env_id.split('/')[-1]} batch env ({num_envs} envs{extra})",
+        vector_env_runner(env_id, num_envs, seed, **kwargs),
+        _cartpole_runner(seed),
+        steps=steps,
+        rounds=rounds,
+        target=target,
+        subject_scale=50,
+    )
+
+
 #: The env benchmarks and their SPEC section 9 targets.
 ENV_TARGETS = {"solitaire_env/TriPeaks-v0": 1.0, "solitaire_env/FortyThieves-v0": 0.5}
+#: The batch envs (at 1024 envs) and their targets.
+VECTOR_TARGETS = {"solitaire_env/TriPeaks-v0": 40.0}
 
 
 def solver_ratio(*, wrap: bool, deals_per_round: int = 10, rounds: int = 7) -> Ratio:
@@ -203,21 +266,41 @@ def machine() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m solitaire_env.bench", description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (median taken), default 7")
-    parser.add_argument("--steps", type=int, default=50_000, help="steps per side per round, default 50000")
-    parser.add_argument(
-        "--only", choices=["env", "solver"], help="run only the env benchmarks or only the solver benchmarks"
-    )
-    parser.add_argument("--solver-deals", type=int, default=10, help="deals per solver round, default 10")
+    parser = argparse.ArgumentParser(prog="solitaire-env bench", description=__doc__.split("\n")[0])
+    add_arguments(parser)
     args = parser.parse_args(argv)
-    if args.rounds < 1 or args.steps < 1:
-        parser.error("--rounds and --steps must be at least 1")
+    try:
+        return run(args)
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The bench options (shared by ``solitaire-env bench`` and ``python -m solitaire_env.bench``)."""
+    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (median taken), default 7")
+    parser.add_argument("--steps", type=int, default=50_000, help="CartPole steps per round, default 50000")
+    parser.add_argument(
+        "--only",
+        choices=["env", "vector", "solver"],
+        help="run only the single envs, only the batch env(s) or only the solver benchmarks",
+    )
+    parser.add_argument("--num-envs", type=int, default=1024, help="envs of the batch env, default 1024")
+    parser.add_argument("--solver-deals", type=int, default=10, help="deals per solver round, default 10")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmarks ``args`` asks for (``rounds``, ``steps``, ``only``, ``num_envs``, ``solver_deals``)."""
+    if args.rounds < 1 or args.steps < 1 or args.num_envs < 1 or args.solver_deals < 1:
+        raise ValueError("--rounds, --steps, --num-envs and --solver-deals must be at least 1")
     print(f"machine: {machine()}")
-    if args.only != "solver":
+    if args.only in (None, "env"):
         for env_id, target in ENV_TARGETS.items():
             print(env_ratio(env_id, target, steps=args.steps, rounds=args.rounds).line(), flush=True)
-    if args.only != "env":
+    if args.only in (None, "vector"):
+        for env_id, target in VECTOR_TARGETS.items():
+            ratio = vector_env_ratio(env_id, target, num_envs=args.num_envs, steps=args.steps, rounds=args.rounds)
+            print(ratio.line(), flush=True)
+    if args.only in (None, "solver"):
         for wrap in (True, False):
             print(solver_ratio(wrap=wrap, deals_per_round=args.solver_deals, rounds=args.rounds).line(), flush=True)
     return 0

@@ -908,3 +908,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
         replayer.close()
     print(f"replayed {n} episode(s): every one reproduced exactly (legal actions, score, outcome, rules)")
     return 0
+
+
+BENCH_EPILOG = """\
+Every figure is a ratio against a reference run interleaved with it in this process (median
+of --rounds rounds): the envs against Gymnasium's CartPole-v1 (gym.make, random actions), the
+TriPeaks solver against the plain pure-Python search.  BENCHMARKS.md records a run.
+
+examples:
+  solitaire-env bench                      every benchmark (several minutes)
+  solitaire-env bench --only vector        the batch env at 1024 envs
+  solitaire-env bench --only env --rounds 9
+"""
+
+
+@verb(
+    "bench",
+    "throughput benchmarks: single envs, the batch env, the solver, each as a ratio to its reference",
+    arg("--rounds", type=_positive, default=7, metavar="N", help="interleaved rounds, median taken (default 7)"),
+    arg("--steps", type=_positive, default=50_000, metavar="N", help="CartPole steps per round (default 50000)"),
+    arg("--only", choices=("env", "vector", "solver"), help="only the single envs, the batch env or the solver"),
+    arg("--num-envs", type=_positive, default=1024, metavar="N", help="envs of the batch env (default 1024)"),
+    arg("--solver-deals", type=_positive, default=10, metavar="N", help="deals per solver round (default 10)"),
+    epilog=BENCH_EPILOG,
+)
+def cmd_bench(args: argparse.Namespace) -> int:
+    from solitaire_env import bench
+
+    return bench.run(args)
