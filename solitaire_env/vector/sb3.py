@@ -1,6 +1,7 @@
-"""The batch TriPeaks env as a stable-baselines3 ``VecEnv`` (needs the ``rl`` extra).
+"""The batch envs as a stable-baselines3 ``VecEnv`` (needs the ``rl`` extra).
 
-``SB3VecEnv(num_envs=1024, **env_kwargs)`` builds a :class:`TriPeaksVectorEnv` in
+``SB3VecEnv(num_envs=1024, **env_kwargs)`` builds a :class:`TriPeaksVectorEnv`
+(``SB3VecEnv(num_envs, game="fortythieves", **env_kwargs)`` a :class:`FortyThievesVectorEnv`) in
 ``same_step`` autoreset mode (what SB3 expects) and speaks SB3's ``VecEnv`` protocol, so
 sb3-contrib's ``MaskablePPO`` trains on it directly: it reads ``action_masks`` through
 ``env_method``, as it does for ``DummyVecEnv``.  Wrap it in ``VecMonitor`` for episode
@@ -9,8 +10,9 @@ statistics.
 Infos: a list of ``num_envs`` dicts, as SB3 wants.  To keep a step cheap, only the envs
 whose episode ended in this step get keys: ``terminal_observation``,
 ``TimeLimit.truncated`` and the final info of the single env (``score``, ``moves``,
-``cleared``, ``chain``, ``longest_chain``, ``deal_code``, ``action_mask`` and, after an
-illegal action, ``illegal_reason``); the other dicts are empty.
+``cleared``, ``chain``, ``longest_chain``, ``deal_code``, ``action_mask``, after an
+illegal action ``illegal_reason``; Forty Thieves adds ``founded`` and, after a repetition,
+``truncated_reason``); the other dicts are empty.
 """
 
 from __future__ import annotations
@@ -21,20 +23,33 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
 
+from solitaire_env.vector.fortythieves import FortyThievesVectorEnv
 from solitaire_env.vector.tripeaks import TriPeaksVectorEnv
 
 _FINAL_KEYS = ("score", "moves", "cleared", "chain", "longest_chain", "deal_code", "action_mask", "illegal_reason")
+#: The batch env of each game and the keys of its final infos that go into SB3's info dicts.
+GAMES: dict[str, tuple[type[TriPeaksVectorEnv] | type[FortyThievesVectorEnv], tuple[str, ...]]] = {
+    "tripeaks": (TriPeaksVectorEnv, _FINAL_KEYS),
+    "fortythieves": (FortyThievesVectorEnv, (*_FINAL_KEYS, "founded", "truncated_reason")),
+}
 
 
 class SB3VecEnv(VecEnv):
-    """A stable-baselines3 ``VecEnv`` over :class:`TriPeaksVectorEnv` (``num_envs`` games)."""
+    """A stable-baselines3 ``VecEnv`` over a batch env (``num_envs`` games): ``game="tripeaks"``
+    (default, :class:`TriPeaksVectorEnv`) or ``"fortythieves"`` (:class:`FortyThievesVectorEnv`)."""
 
-    def __init__(self, num_envs: int = 8, **env_kwargs: Any) -> None:
+    env: TriPeaksVectorEnv | FortyThievesVectorEnv
+
+    def __init__(self, num_envs: int = 8, *, game: str = "tripeaks", **env_kwargs: Any) -> None:
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; want one of {', '.join(GAMES)}")
         if env_kwargs.get("autoreset_mode", "same_step") != "same_step":
             raise ValueError("SB3VecEnv runs the batch env in autoreset_mode='same_step' (what SB3 expects)")
         env_kwargs["autoreset_mode"] = "same_step"
         env_kwargs.setdefault("copy", True)  # SB3 keeps the previous observation while stepping
-        self.env = TriPeaksVectorEnv(num_envs, **env_kwargs)
+        env_class, self._final_keys = GAMES[game]
+        self.game = game
+        self.env = env_class(num_envs, **env_kwargs)
         super().__init__(num_envs, self.env.single_observation_space, self.env.single_action_space)
         self._actions = np.zeros(num_envs, dtype=np.int64)
 
@@ -65,14 +80,14 @@ class SB3VecEnv(VecEnv):
                 entry = infos[i]
                 entry["terminal_observation"] = final_obs[i]
                 entry["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
-                for key in _FINAL_KEYS:
+                for key in self._final_keys:
                     if key in final_info and final_info[f"_{key}"][i]:
                         value = final_info[key][i]
                         entry[key] = value.item() if isinstance(value, np.generic) else value
         return obs, rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
-        """The ``(num_envs, 29)`` bool array of legal actions."""
+        """The ``(num_envs, num_actions)`` bool array of legal actions (29 TriPeaks, 210 Forty Thieves)."""
         return self.env.action_masks()
 
     def env_method(

@@ -36,6 +36,8 @@ _INFO_FIELDS = (
     ("chain", K.F_CHAIN),
     ("longest_chain", K.F_LONGEST),
 )
+_INFO_KEYS = tuple(key for key, _ in _INFO_FIELDS)
+_INFO_COLUMNS = np.array([field for _, field in _INFO_FIELDS])
 _BASE32 = np.frombuffer(BASE32.encode(), dtype=np.uint8)
 _SHIFTS = np.array([5 * (6 - k) for k in range(7)], dtype=np.int64)
 
@@ -273,8 +275,11 @@ class TriPeaksVectorEnv(VectorEnv):
         everyone = rows is None
         # one presence array shared by every key (SyncVectorEnv makes one per key)
         present = np.ones(n, dtype=np.bool_) if everyone else rows.copy()
-        for key, field in _INFO_FIELDS:
-            info[key] = st[:, field].copy() if everyone else np.where(rows, st[:, field], 0)
+        counters = st[:, _INFO_COLUMNS].T.copy()  # one gather for the five counters
+        if not everyone:
+            counters[:, ~rows] = 0
+        for k, key in enumerate(_INFO_KEYS):
+            info[key] = counters[k]
             info[f"_{key}"] = present
         if everyone:
             info["deal_code"] = names.copy()

@@ -77,6 +77,9 @@ for _s, _ts in enumerate(COVERS):
 _COVER_MASK = np.array(COVER_MASK, dtype=np.int64)
 _GROUP_MASK = np.array([PEAK_GROUP_MASKS[GROUP_OF[s]] for s in range(NUM_SLOTS)], dtype=np.int64)
 
+#: ``k / 26`` and ``k / 28`` as float32, as the observer stores them (no division in the step)
+_OVER_26 = (np.arange(MAX_STOCK + 1) / MAX_STOCK).astype(np.float32)
+_OVER_28 = (np.arange(NUM_SLOTS + 1) / NUM_SLOTS).astype(np.float32)
 #: ``_BIT_OF_MOD37[(1 << k) % 37] == k`` for k < 36 (the powers of two are distinct mod 37)
 _BIT_OF_MOD37 = np.zeros(37, dtype=np.int64)
 for _k in range(36):
@@ -357,9 +360,9 @@ def _waste_cell(obs: np.ndarray, i: int, card: int, value: float) -> None:
 
 @njit(cache=True, inline="always")
 def _counts(i: int, st: np.ndarray, obs: np.ndarray) -> None:
-    obs[i, STOCK_OFF] = (st[i, F_STOCK_LEN] - st[i, F_STOCK_POS]) / MAX_STOCK
-    obs[i, CHAIN_OFF] = st[i, F_CHAIN] / NUM_SLOTS
-    obs[i, CLEARED_OFF] = st[i, F_CLEARED] / NUM_SLOTS
+    obs[i, STOCK_OFF] = _OVER_26[st[i, F_STOCK_LEN] - st[i, F_STOCK_POS]]
+    obs[i, CHAIN_OFF] = _OVER_28[st[i, F_CHAIN]]
+    obs[i, CLEARED_OFF] = _OVER_28[st[i, F_CLEARED]]
 
 
 @njit(cache=True)
