@@ -70,5 +70,6 @@ if "solitaire_env/FortyThieves-v0" not in registry:
     register(
         id="solitaire_env/FortyThieves-v0",
         entry_point="solitaire_env.fortythieves.env:FortyThievesEnv",
+        vector_entry_point="solitaire_env.vector.fortythieves:FortyThievesVectorEnv",
         max_episode_steps=FORTYTHIEVES_MAX_STEPS,
     )

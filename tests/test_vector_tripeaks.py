@@ -148,6 +148,16 @@ def test_make_vec_default_is_the_batch_env_and_sync_still_available() -> None:
     assert isinstance(sync, gym.vector.SyncVectorEnv)
 
 
+def test_reset_without_a_seed_goes_on_with_each_generator() -> None:
+    batch = TriPeaksVectorEnv(3)
+    sync = gym.vector.SyncVectorEnv([lambda: gym.make(ENV_ID) for _ in range(3)])
+    assert_same(batch.reset(seed=4), sync.reset(seed=4))
+    for _ in range(3):
+        assert_same(batch.reset(), sync.reset())
+    codes = set(TriPeaksVectorEnv(2).reset()[1]["deal_code"]) | set(TriPeaksVectorEnv(2).reset()[1]["deal_code"])
+    assert len(codes) == 4  # unseeded: from entropy
+
+
 def test_injected_deals_replay_in_the_single_env() -> None:
     codes = ["TP1-E-AAAAAAB", "tp1-c-aaaaaac", "TP1-N-AAAAAAD"]
     env = TriPeaksVectorEnv(3)

@@ -17,6 +17,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from solitaire_env import FORTYTHIEVES_MAX_STEPS
 from solitaire_env.deals import BASE32, SEED_BITS, DealCodeError, DealStringError, FortyThievesDeal, parse_deal_code
 from solitaire_env.env import ILLEGAL_POLICIES, IllegalActionError, SolitaireEnv
 from solitaire_env.fortythieves.game import REASONS
@@ -81,7 +82,7 @@ class FortyThievesVectorEnv(VectorEnv):
     The single env's keywords (``foundation_return``, ``scoring``, ``reward``, ``win_bonus``,
     ``obs_mode``, ``illegal_action``, ``illegal_penalty``, ``max_repeats``) and:
 
-    - ``max_episode_steps`` (1000, as registered): truncate an episode after this many steps;
+    - ``max_episode_steps`` (1000, ``FORTYTHIEVES_MAX_STEPS`` as registered): truncate an episode after this many steps;
     - ``autoreset_mode``: ``"next_step"`` (Gymnasium's default: the step after an episode ends
       resets that game and ignores its action) or ``"same_step"`` (the game is reset in the
       step that ends it; its last observation and info go to ``info["final_obs"]`` and
@@ -122,7 +123,7 @@ class FortyThievesVectorEnv(VectorEnv):
         illegal_action: str = "penalize",
         illegal_penalty: float | None = None,
         max_repeats: int | None = 3,
-        max_episode_steps: int | None = 1000,
+        max_episode_steps: int | None = FORTYTHIEVES_MAX_STEPS,
         autoreset_mode: str | AutoresetMode = "next_step",
         copy: bool = True,
         render_mode: str | None = None,

@@ -214,7 +214,7 @@ class TriPeaksVectorEnv(VectorEnv):
         self._seed_pos = np.full(n, SEED_BLOCK, dtype=np.int64)
         self._names_ahead = np.full((n, SEED_BLOCK), None, dtype=object)
         self._names = np.full(n, None, dtype=object)
-        self._generators: list[np.random.Generator] = []
+        self._generators: list[np.random.Generator | None] = [None] * n
         self._dict_arrays: dict[str, np.ndarray] = {}
         if not self._flat:
             self._dict_arrays = self._new_dict_arrays()
@@ -257,11 +257,13 @@ class TriPeaksVectorEnv(VectorEnv):
             return self._dict_obs(self._dict_arrays)
         return {k: v for k, v in self._dict_arrays.items() if self._oracle or k not in ("hidden_tableau", "stock")}
 
-    def _refill(self, rows: np.ndarray) -> None:
+    def _refill(self, rows: Any) -> None:
         """Draw the next block of random deal seeds (and their codes) of the envs in ``rows``."""
         letter = self.rules.rule_letter
         for i in rows:
-            raw = self._generators[i].bit_generator.random_raw(SEED_BLOCK)
+            generator = self._generators[i]
+            assert generator is not None
+            raw = generator.bit_generator.random_raw(SEED_BLOCK)
             self._seeds[i] = (np.asarray(raw, dtype=np.uint64) >> np.uint64(64 - SEED_BITS)).astype(np.int64)
             self._names_ahead[i] = code_names(self._seeds[i], letter)
             self._seed_pos[i] = 0
@@ -375,17 +377,23 @@ class TriPeaksVectorEnv(VectorEnv):
                 if d.jokers != self.rules.jokers:
                     raise DealStringError(f"the deal has {d.jokers} joker(s) but the rules ask for {self.rules.jokers}")
 
-        self._generators = [seeding.np_random(s)[0] for s in seeds]
-        self._refill(np.arange(n))
+        # env i's generator is seeded anew from its seed; without one it goes on with its stream
+        # (from entropy the first time), as a single env's reset does
+        for i, s in enumerate(seeds):
+            if s is not None or self._generators[i] is None:
+                self._generators[i] = seeding.np_random(None if s is None else int(s))[0]
+                self._refill([i])
         for i in range(n):
             if codes is not None:
                 self._names[i] = self._start_code(i, codes[i])
             elif deals is not None:
                 self._names[i] = self._start_deal(i, deals[i])
             else:
+                if self._seed_pos[i] >= SEED_BLOCK:
+                    self._refill([i])
                 K.reset_from_seed(
                     i,
-                    int(self._seeds[i, 0]),
+                    int(self._seeds[i, self._seed_pos[i]]),
                     int(self.rules.wrap),
                     self._st,
                     self._tab,
@@ -394,8 +402,8 @@ class TriPeaksVectorEnv(VectorEnv):
                     self._cfg,
                     self._rest,
                 )
-                self._names[i] = self._names_ahead[i, 0]
-                self._seed_pos[i] = 1
+                self._names[i] = self._names_ahead[i, self._seed_pos[i]]
+                self._seed_pos[i] += 1
         K.start_all(
             self._st, self._tab, self._stock, self._accept, self._cfg, self._obs, self._mask, self._flat, self._oracle
         )
