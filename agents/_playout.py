@@ -15,7 +15,8 @@ each legal removal, search the chains of removals of known cards that start with
 score by weights (:func:`policy_params`) the face-down cards the removal turns up at once plus
 the best chain end (cards cleared, face-down cards turned up, face-down cards left with one
 cover, unseen cards the known board can take, unseen cards that can follow the waste, K/A
-bridges kept); the lowest slot wins ties.
+bridges kept); the lowest slot wins ties.  With ``eps`` (per mille) and noise, a removal is
+instead uniformly random that often (:func:`rollout_counts` takes the noise from its uniforms).
 
 :func:`rollout_counts` is what the agent calls once per decision: it fills ``samples`` copies
 of the unseen places with the unseen ranks (:func:`fill_sample`: jokers only in the stock),
@@ -46,8 +47,8 @@ for _i in range(64):
 
 #: Policy parameters (an int64 array, see :func:`policy_params`).
 (P_MODE, P_BUDGET, P_DEPTH, P_NOW, P_CLEAR, P_REVEAL, P_OUTS, P_BRIDGE, P_FOLLOW, P_CATCH) = range(10)
-(P_STOP, P_S_T, P_S_CLEAR, P_S_REVEAL, P_S_NOW, P_S_CATCH, P_S_STOCK, P_S_LEFT, P_HALF) = range(10, 19)
-N_PARAMS = 19
+(P_STOP, P_S_T, P_S_CLEAR, P_S_REVEAL, P_S_NOW, P_S_CATCH, P_S_STOCK, P_S_LEFT, P_HALF, P_EPS) = range(10, 20)
+N_PARAMS = 20
 #: ``P_MODE`` values: the chain policy, or uniformly random legal moves (tests only).
 MODE_CHAIN, MODE_RANDOM = 0, 1
 MAX_MOVES = 128  # a game has at most 28 removals and 53 draws
@@ -74,6 +75,7 @@ def policy_params(
     s_stock: int = 0,
     s_left: int = 0,
     half: int = 0,
+    eps: int = 0,
 ) -> np.ndarray:
     """The base policy's parameters as the kernels take them.
 
@@ -82,9 +84,12 @@ def policy_params(
     removal itself turns up, ``clear`` per card the chain clears, ``reveal`` per face-down card
     it turns up, ``outs`` per unseen card that can follow its last rank, ``bridge`` per K or A
     left on the board (wrap only), ``follow`` per known card playable on its last rank.
+    ``eps``: per mille of the chain policy's removals played uniformly at random instead (only
+    where the kernel is given noise: :func:`rollout_counts` with ``noise_columns()`` extra
+    columns of uniforms).
     """
     values: tuple[int, ...] = (mode, budget, depth, now, clear, reveal, outs, bridge, follow, catch)
-    values += (stop, s_t, s_clear, s_reveal, s_now, s_catch, s_stock, s_left, half)
+    values += (stop, s_t, s_clear, s_reveal, s_now, s_catch, s_stock, s_left, half, eps)
     return np.array(values, dtype=np.int64)
 
 
@@ -347,6 +352,20 @@ def _playout(
                 pick -= 1
         elif moves == 0:
             action = DRAW
+        elif params[P_EPS] > 0 and noise.shape[0] >= MAX_MOVES and noise[n] * 1000.0 < params[P_EPS]:
+            # epsilon-greedy: a uniformly random removal (the same uniform, rescaled, picks it)
+            count = _popcount(moves)
+            pick = int(noise[n] * 1000.0 / params[P_EPS] * count)
+            if pick >= count:
+                pick = count - 1
+            action = DRAW
+            while moves:
+                low = moves & -moves
+                moves ^= low
+                if pick == 0:
+                    action = _index(low)
+                    break
+                pick -= 1
         else:
             action = _choose(
                 slot_rank,
@@ -650,7 +669,9 @@ def rollout_counts(
 ):
     """The cards cleared (28: a win) by each plan (``paths[i, :lengths[i]]``, env actions)
     followed by the base policy, in each sample: an ``(samples, plans)`` int8 array (one row of
-    ``uniforms`` per sample; the same samples for every plan)."""
+    ``uniforms`` per sample; the same samples for every plan).  A row's first
+    ``len(ranks) + unseen stock places + 1`` numbers fill the sample; with ``MAX_MOVES`` more
+    they are the playouts' noise (``eps``, the same for every plan)."""
     n_samples = uniforms.shape[0]
     n_plans = paths.shape[0]
     cleared = np.zeros((n_samples, n_plans), np.int8)
@@ -661,13 +682,21 @@ def rollout_counts(
     st_e = np.empty(32, np.int64)
     st_m = np.empty(32, np.int64)
     work = np.empty(14, np.int64)
-    noise = np.zeros(1)
     record = np.zeros(0, np.int64)
     exposed0 = exposed_of(removed)
     known0 = known | removed | exposed0
+    width = ranks.shape[0] + 1
+    for p in range(stock.shape[0]):
+        if stock[p] < 0:
+            width += 1
+    noisy = uniforms.shape[1] >= width + MAX_MOVES
+    noise = np.zeros(MAX_MOVES if noisy else 1)
     for i in range(n_samples):
         fill_sample(layout, stock, ranks, n_jokers, uniforms[i], slot_rank, stock_key)
         accept_masks(slot_rank, wrap, accept)
+        if noisy:
+            for j in range(MAX_MOVES):
+                noise[j] = uniforms[i, width + j]
         for c in range(n_plans):
             for r in range(14):
                 work[r] = unseen[r]

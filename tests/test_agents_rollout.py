@@ -59,6 +59,7 @@ def _check_playouts(n: int, code_seed: int) -> int:
     rng = np.random.default_rng(code_seed)
     params_chain = K.policy_params()
     params_random = K.policy_params(mode=K.MODE_RANDOM)
+    params_eps = K.policy_params(eps=300)  # the chain policy, 30 % random removals
     checked = 0
     for index in range(n):
         game, actions = _random_tripeaks(rng, code_seed, index)
@@ -68,7 +69,7 @@ def _check_playouts(n: int, code_seed: int) -> int:
         stock_key = np.array([_rank(c) for c in game.stock], dtype=np.int64)
         state = public_state(game, actions)
         x = tripeaks_inputs(state)
-        for params in (params_chain, params_random):
+        for params in (params_chain, params_random, params_eps):
             noise = rng.random(K.MAX_MOVES)
             cleared, moves = K.playout_record(
                 slot_rank,
@@ -176,9 +177,10 @@ def test_rollout_on_the_true_filling_is_the_recorded_playout() -> None:
     """With the unseen ranks given in their true order and an identity shuffle, the sample is
     the real deal: each candidate's cards cleared equal the recorded playout after it."""
     rng = np.random.default_rng(13)
-    params = K.policy_params()
     checked = 0
     for index in range(80):
+        # the chain policy, and with ``eps`` random removals driven by the noise columns
+        params = K.policy_params(eps=300 if index % 2 else 0)
         game, actions = _random_tripeaks(rng, 5, index)
         if game.over or game.rules.jokers:
             continue
@@ -187,7 +189,10 @@ def test_rollout_on_the_true_filling_is_the_recorded_playout() -> None:
         truth = [_rank(c) for s, c in enumerate(game.tableau) if x["layout"][s] < 0]
         truth += [_rank(c) for p, c in enumerate(game.stock) if x["stock"][p] < 0]
         ranks = np.array(truth, dtype=np.int64)
-        uniforms = np.full((1, len(ranks) + x["places"] + 1), 0.999999)
+        width = len(ranks) + x["places"] + 1
+        uniforms = np.full((1, width + K.MAX_MOVES), 0.999999)
+        uniforms[0, width:] = rng.random(K.MAX_MOVES)
+        noise = uniforms[0, width:].copy()
         paths = np.array(state.legal, dtype=np.int64).reshape(-1, 1)
         got_all = K.rollout_counts(
             x["layout"],
@@ -225,7 +230,7 @@ def test_rollout_on_the_true_filling_is_the_recorded_playout() -> None:
                 after.rules.wrap,
                 after.rules.draw == "when_stuck",
                 params,
-                np.zeros(1),
+                noise,
             )
             assert got_all[0, i] == got, (index, action)
         # two moves: every legal second move after every legal first one
@@ -321,7 +326,7 @@ def _play(agent: object, game: TriPeaksGame, limit: int = 200) -> list[int]:
 @pytest.mark.parametrize("options", [{}, {"draw": "when_stuck", "jokers": 2}, {"waste_start": "empty", "jokers": 1}])
 @pytest.mark.parametrize("rule", ["E", "C"])
 def test_tripeaks_games_are_legal(rule: str, options: dict[str, object]) -> None:
-    for extra in ({"plans": 16}, {"depth": 2}, {"samples": 20, "max_samples": 80}):
+    for extra in ({"plans": 16}, {"depth": 2}, {"samples": 20, "max_samples": 80}, {"eps": 0, "clear_weight": 0.1}):
         agent = TriPeaksRollout("tripeaks", seed=3, **{"samples": 40, **extra})  # type: ignore[arg-type]
         code = draw_codes(1, 21, "TP", rule)[0]
         game = make_game(code, options)
@@ -356,6 +361,8 @@ def test_tripeaks_choice_ignores_the_unseen_order(options: dict[str, object]) ->
         TriPeaksRollout("tripeaks", seed=1, samples=40, max_samples=160),
         TriPeaksRollout("tripeaks", seed=1, samples=80, plans=8),
         TriPeaksRollout("tripeaks", seed=1, samples=60, depth=2),
+        TriPeaksRollout("tripeaks", seed=1, samples=80, eps=0),
+        TriPeaksRollout("tripeaks", seed=1, samples=80, eps=300, clear_weight=0.5),
     ]
     checked = 0
     for index in range(12):
