@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
+from numba import set_num_threads
 
 from solitaire_env.deals import BASE32, SEED_BITS, DealCodeError, DealStringError, TriPeaksDeal, parse_deal_code
 from solitaire_env.env import ILLEGAL_POLICIES, SolitaireEnv
@@ -37,6 +39,9 @@ _INFO_FIELDS = (
     ("longest_chain", K.F_LONGEST),
 )
 _INFO_KEYS = tuple(key for key, _ in _INFO_FIELDS)
+_INFO_KEY_PAIRS = tuple((key, f"_{key}") for key in _INFO_KEYS)
+_REASON_NAMES = np.array([None, *K.REASON_NAMES[1:]], dtype=object)
+_REASON_MESSAGES = np.array([None, *(REASONS[r] for r in K.REASON_NAMES[1:])], dtype=object)
 _INFO_COLUMNS = np.array([field for _, field in _INFO_FIELDS])
 _BASE32 = np.frombuffer(BASE32.encode(), dtype=np.uint8)
 _SHIFTS = np.array([5 * (6 - k) for k in range(7)], dtype=np.int64)
@@ -91,6 +96,9 @@ class TriPeaksVectorEnv(VectorEnv):
       ``info["final_info"]``; what stable-baselines3 expects);
     - ``copy``: return a copy of the observation buffer (default, as ``SyncVectorEnv``);
       ``False`` returns the buffer itself, which the next step overwrites.
+    - ``num_threads`` (1): numba threads that step the games (and copy the observations);
+      more than 1 splits the games among threads (same results: each game is stepped by one
+      thread).  At most numba's thread count (``NUMBA_NUM_THREADS``, the cores by default).
 
     Not supported (a clear error): a reward callable and a scoring that is not a
     :class:`~solitaire_env.tripeaks.scoring.PointScoring` (numba cannot call them), and
@@ -127,6 +135,7 @@ class TriPeaksVectorEnv(VectorEnv):
         max_episode_steps: int | None = 200,
         autoreset_mode: str | AutoresetMode = "next_step",
         copy: bool = True,
+        num_threads: int = 1,
         render_mode: str | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
@@ -163,6 +172,13 @@ class TriPeaksVectorEnv(VectorEnv):
         self.autoreset_mode = _AUTORESET_MODES[autoreset_mode]
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.copy = bool(copy)
+        available = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+        if isinstance(num_threads, bool) or not isinstance(num_threads, int) or not 1 <= num_threads <= available:
+            raise ValueError(
+                f"num_threads must be a whole number from 1 to {available} (numba's threads), got {num_threads!r}"
+            )
+        self.num_threads = num_threads
+        self._step_kernel = K.step_all if num_threads == 1 else K.step_all_threads
         self.render_mode = None
 
         cfg = np.zeros(K.NUM_CFG, dtype=np.int64)
@@ -208,8 +224,10 @@ class TriPeaksVectorEnv(VectorEnv):
         self._final_mask = np.zeros_like(self._mask)
         self._final_reasons = np.zeros_like(self._reasons)
         self._rest = np.zeros(K.MAX_STOCK + 1, dtype=np.int64)
-        self._reset_rows = np.zeros(n, dtype=np.int64)  # the kernel lists the envs it reset
-        self._refill_due = np.zeros(1, dtype=np.bool_)  # set by the kernel when an env used its last seed
+        self._counters = np.zeros((len(_INFO_KEYS), n), dtype=np.int64)  # the info's counters, kept by the kernels
+        self._flags = np.zeros(
+            2, dtype=np.bool_
+        )  # set by the kernel: [0] a seed block is used up, [1] an illegal action
         self._seeds = np.zeros((n, SEED_BLOCK), dtype=np.int64)
         self._seed_pos = np.full(n, SEED_BLOCK, dtype=np.int64)
         self._names_ahead = np.full((n, SEED_BLOCK), None, dtype=object)
@@ -251,7 +269,13 @@ class TriPeaksVectorEnv(VectorEnv):
 
     def _observation(self) -> Any:
         if self._flat:
-            return self._obs.copy() if self.copy else self._obs
+            if not self.copy:
+                return self._obs
+            if self.num_threads == 1:
+                return self._obs.copy()
+            out = np.empty_like(self._obs)
+            K.copy_rows(self._obs, out)
+            return out
         self._encode_dict(np.arange(self.num_envs), self._st, self._tab, self._stock, self._dict_arrays)
         if self.copy:
             return self._dict_obs(self._dict_arrays)
@@ -269,20 +293,22 @@ class TriPeaksVectorEnv(VectorEnv):
             self._seed_pos[i] = 0
 
     def _info(
-        self, st: np.ndarray, mask: np.ndarray, names: np.ndarray, reasons: np.ndarray, rows: Any
+        self, counters: np.ndarray, mask: np.ndarray, names: np.ndarray, reasons: np.ndarray, rows: Any, illegal: bool
     ) -> dict[str, Any]:
-        """The vector info of the envs selected by the bool array ``rows`` (arrays + ``_key`` masks)."""
+        """The vector info (arrays + ``_key`` masks) of every env (``rows`` None) or of the envs
+        selected by the bool array ``rows``; ``counters`` as :func:`~tripeaks_kernels.write_counters`
+        lays them out; ``illegal``: whether any ``reasons`` may be non-zero."""
         n = self.num_envs
-        info: dict[str, Any] = {}
         everyone = rows is None
         # one presence array shared by every key (SyncVectorEnv makes one per key)
         present = np.ones(n, dtype=np.bool_) if everyone else rows.copy()
-        counters = st[:, _INFO_COLUMNS].T.copy()  # one gather for the five counters
+        counters = counters.copy()
         if not everyone:
             counters[:, ~rows] = 0
-        for k, key in enumerate(_INFO_KEYS):
+        info: dict[str, Any] = {}
+        for k, (key, present_key) in enumerate(_INFO_KEY_PAIRS):
             info[key] = counters[k]
-            info[f"_{key}"] = present
+            info[present_key] = present
         if everyone:
             info["deal_code"] = names.copy()
             info["action_mask"] = mask.copy()
@@ -293,15 +319,14 @@ class TriPeaksVectorEnv(VectorEnv):
             info["action_mask"] = np.where(rows[:, None], mask, 0).astype(np.int8)
         info["_deal_code"] = present
         info["_action_mask"] = present
-        illegal = reasons != 0 if everyone else (reasons != 0) & rows
-        if illegal.any():
-            names_of = np.array([None, *K.REASON_NAMES[1:]], dtype=object)
-            messages = np.array([None, *(REASONS[r] for r in K.REASON_NAMES[1:])], dtype=object)
-            codes = np.where(illegal, reasons, 0)
-            info["illegal_reason"] = names_of[codes]
-            info["_illegal_reason"] = illegal.copy()
-            info["illegal_message"] = messages[codes]
-            info["_illegal_message"] = illegal.copy()
+        if illegal:
+            flagged = reasons != 0 if everyone else (reasons != 0) & rows
+            if flagged.any():
+                codes = np.where(flagged, reasons, 0)
+                info["illegal_reason"] = _REASON_NAMES[codes]
+                info["_illegal_reason"] = flagged
+                info["illegal_message"] = _REASON_MESSAGES[codes]
+                info["_illegal_message"] = flagged.copy()
         return info
 
     # ------------------------------------------------------------------ deals
@@ -405,14 +430,16 @@ class TriPeaksVectorEnv(VectorEnv):
                 self._names[i] = self._names_ahead[i, self._seed_pos[i]]
                 self._seed_pos[i] += 1
         K.start_all(
-            self._st, self._tab, self._stock, self._accept, self._cfg, self._obs, self._mask, self._flat, self._oracle
-        )
+            self._st, self._tab, self._stock, self._accept, self._cfg, self._obs, self._mask, self._counters,
+            self._flat, self._oracle,
+        )  # fmt: skip
         self._autoreset[:] = False
-        self._refill_due[0] = False
+        self._reasons[:] = 0
+        self._flags[:] = False
         self._terminated[:] = False
         self._truncated[:] = False
         self._started = True
-        return self._observation(), self._info(self._st, self._mask, self._names, np.zeros(n, dtype=np.int64), None)
+        return self._observation(), self._info(self._counters, self._mask, self._names, self._reasons, None, False)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self._started:
@@ -435,30 +462,35 @@ class TriPeaksVectorEnv(VectorEnv):
                 i = int(np.flatnonzero(illegal)[0])
                 reason = K.REASON_NAMES[K.reason_of(i, int(acts[i]), self._st, self._accept, self._cfg)]
                 raise IllegalActionError(reason, f"env {i}: {REASONS[reason]}")
-        if self._refill_due[0]:
+        if self._flags[0]:
             self._refill(np.flatnonzero(self._seed_pos >= SEED_BLOCK))
-            self._refill_due[0] = False
+            self._flags[0] = False
+        self._flags[1] = False
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
-        resets = K.step_all(
+        if self.num_threads > 1:
+            set_num_threads(self.num_threads)
+        resets = self._step_kernel(
             acts, self._st, self._tab, self._stock, self._accept, self._cfg, self._fcfg, self._obs, self._mask,
             self._rewards, self._terminated, self._truncated, self._reasons, self._autoreset, self._did_reset,
             self._seeds, self._seed_pos, self._final_obs, self._final_st, self._final_tab, self._final_stock,
-            self._final_mask, self._final_reasons, self._rest, self._reset_rows, self._refill_due,
+            self._final_mask, self._final_reasons, self._counters, self._flags,
         )  # fmt: skip
         if resets < 0:  # nothing was changed
             bad = int(acts[-resets - 1])
             raise ValueError(f"action {bad!r} is outside 0..{K.NUM_ACTIONS - 1}")
         final_names = self._names
         if resets:
-            rows = self._reset_rows[:resets]
+            rows = np.flatnonzero(self._did_reset)
             if same_step:
                 final_names = self._names.copy()
             self._names[rows] = self._names_ahead[rows, self._seed_pos[rows] - 1]
         if same_step and resets:
             done = self._did_reset
             reasons = np.where(done, 0, self._reasons)
-            info = self._info(self._st, self._mask, self._names, reasons, None)
-            final_info = self._info(self._final_st, self._final_mask, final_names, self._final_reasons, done)
+            illegal = bool(self._flags[1])
+            info = self._info(self._counters, self._mask, self._names, reasons, None, illegal)
+            final_counters = self._final_st[:, _INFO_COLUMNS].T
+            final_info = self._info(final_counters, self._final_mask, final_names, self._final_reasons, done, illegal)
             final_obs = np.full(self.num_envs, None, dtype=object)
             done_rows = np.flatnonzero(done)
             if self._flat:
@@ -474,7 +506,7 @@ class TriPeaksVectorEnv(VectorEnv):
             info["final_info"] = final_info
             info["_final_info"] = done.copy()
         else:
-            info = self._info(self._st, self._mask, self._names, self._reasons, None)
+            info = self._info(self._counters, self._mask, self._names, self._reasons, None, bool(self._flags[1]))
         return (
             self._observation(),
             self._rewards.copy(),

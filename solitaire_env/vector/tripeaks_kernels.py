@@ -20,7 +20,7 @@ integers (``C_*``), ``fcfg`` the two float options.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from solitaire_env.tripeaks.rules import COVER_MASK, COVERS, GROUP_OF, PEAK_GROUP_MASKS
 
@@ -507,6 +507,16 @@ def reset_from_seed(
     start_game(i, st, tab, stock, accept, cfg, rest, n_rest, wrap)
 
 
+@njit(cache=True, inline="always")
+def write_counters(i: int, st: np.ndarray, counters: np.ndarray) -> None:
+    """Column ``i`` of ``counters``: score, moves, cleared, chain, longest chain (the info's counters)."""
+    counters[0, i] = st[i, F_SCORE]
+    counters[1, i] = st[i, F_MOVES]
+    counters[2, i] = st[i, F_CLEARED]
+    counters[3, i] = st[i, F_CHAIN]
+    counters[4, i] = st[i, F_LONGEST]
+
+
 @njit(cache=True)
 def start_all(
     st: np.ndarray,
@@ -516,18 +526,19 @@ def start_all(
     cfg: np.ndarray,
     obs: np.ndarray,
     mask: np.ndarray,
+    counters: np.ndarray,
     flat: bool,
     oracle: bool,
 ) -> None:
-    """The observation (flat modes) and mask of every game just started."""
+    """The observation (flat modes), mask and counters of every game just started."""
     for i in range(st.shape[0]):
         if flat:
             encode_flat(i, st, tab, stock, obs, oracle)
         write_mask(i, legal_bits(i, st, accept, cfg), st, mask)
+        write_counters(i, st, counters)
 
 
-@njit(cache=True)
-def step_all(
+def _step_all(
     actions: np.ndarray,
     st: np.ndarray,
     tab: np.ndarray,
@@ -551,14 +562,17 @@ def step_all(
     final_stock: np.ndarray,
     final_mask: np.ndarray,
     final_reasons: np.ndarray,
-    rest: np.ndarray,
-    reset_rows: np.ndarray,
-    refill_due: np.ndarray,
+    counters: np.ndarray,
+    flags: np.ndarray,
 ) -> int:
-    """One step of every game; returns how many games were reset (listed in ``reset_rows``),
+    """One step of every game; returns how many games were reset (``did_reset`` says which),
     or ``-(i + 1)`` without changing anything if action ``i`` is outside 0..28.
 
-    ``refill_due[0]`` is set when a game has used the last of its drawn-ahead deal seeds.
+    Compiled twice: :func:`step_all` (one thread) and :func:`step_all_threads` (``prange``
+    over the games; each game's row is touched by one thread only).
+
+    ``counters`` gets the info's counters (:func:`write_counters`); ``flags[0]`` is set when a
+    game has used the last of its drawn-ahead deal seeds, ``flags[1]`` when an action was illegal.
 
     ``autoreset_mode`` next_step: a game that ended at the previous step is reset now and its
     action ignored (reward 0).  same_step: a game that ends now is reset at once, and its last
@@ -575,23 +589,24 @@ def step_all(
             return -(i + 1)
     resets = 0
     block = seeds.shape[1]
-    for i in range(n):
+    for i in prange(n):
         did_reset[i] = False
         reasons[i] = 0
         if autoreset[i]:  # next_step mode: the game ended at the last step
+            rest = np.empty(MAX_STOCK + 1, dtype=np.int64)
             reset_from_seed(i, seeds[i, seed_pos[i]], cfg[C_WRAP], st, tab, stock, accept, cfg, rest)
             seed_pos[i] += 1
             if seed_pos[i] == block:
-                refill_due[0] = True
+                flags[0] = True
             if flat:
                 encode_flat(i, st, tab, stock, obs, oracle)
             write_mask(i, legal_bits(i, st, accept, cfg), st, mask)
-            reset_rows[resets] = i
             rewards[i] = 0.0
             terminated[i] = False
             truncated[i] = False
             autoreset[i] = False
             did_reset[i] = True
+            write_counters(i, st, counters)
             resets += 1
             continue
         a = actions[i]
@@ -612,6 +627,7 @@ def step_all(
             update_mask(i, bits, st, mask)
         else:
             reasons[i] = reason_of(i, a, st, accept, cfg)
+            flags[1] = True
             rewards[i] = penalty
             terminated[i] = cfg[C_ILLEGAL] == ILLEGAL_TERMINATE or reasons[i] == R_GAME_OVER
         truncated[i] = st[i, F_ELAPSED] >= cfg[C_MAX_STEPS]
@@ -629,19 +645,31 @@ def step_all(
                 for k in range(NUM_ACTIONS):
                     final_mask[i, k] = mask[i, k]
                 final_reasons[i] = reasons[i]
+                rest = np.empty(MAX_STOCK + 1, dtype=np.int64)
                 reset_from_seed(i, seeds[i, seed_pos[i]], cfg[C_WRAP], st, tab, stock, accept, cfg, rest)
                 seed_pos[i] += 1
                 if seed_pos[i] == block:
-                    refill_due[0] = True
+                    flags[0] = True
                 if flat:
                     encode_flat(i, st, tab, stock, obs, oracle)
                 write_mask(i, legal_bits(i, st, accept, cfg), st, mask)
-                reset_rows[resets] = i
                 did_reset[i] = True
                 resets += 1
             else:
                 autoreset[i] = True
+        write_counters(i, st, counters)
     return resets
+
+
+step_all = njit(cache=True)(_step_all)
+step_all_threads = njit(cache=True, parallel=True)(_step_all)
+
+
+@njit(cache=True, parallel=True)
+def copy_rows(src: np.ndarray, dst: np.ndarray) -> None:
+    """``dst[:] = src`` with the rows split among numba's threads."""
+    for i in prange(src.shape[0]):
+        dst[i] = src[i]
 
 
 @njit(cache=True)
