@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
-from numba import set_num_threads
 
 from solitaire_env.deals import BASE32, SEED_BITS, DealCodeError, DealStringError, TriPeaksDeal, parse_deal_code
 from solitaire_env.env import ILLEGAL_POLICIES, SolitaireEnv
@@ -96,9 +94,6 @@ class TriPeaksVectorEnv(VectorEnv):
       ``info["final_info"]``; what stable-baselines3 expects);
     - ``copy``: return a copy of the observation buffer (default, as ``SyncVectorEnv``);
       ``False`` returns the buffer itself, which the next step overwrites.
-    - ``num_threads`` (1): numba threads that step the games (and copy the observations);
-      more than 1 splits the games among threads (same results: each game is stepped by one
-      thread).  At most numba's thread count (``NUMBA_NUM_THREADS``, the cores by default).
 
     Not supported (a clear error): a reward callable and a scoring that is not a
     :class:`~solitaire_env.tripeaks.scoring.PointScoring` (numba cannot call them), and
@@ -135,7 +130,6 @@ class TriPeaksVectorEnv(VectorEnv):
         max_episode_steps: int | None = 200,
         autoreset_mode: str | AutoresetMode = "next_step",
         copy: bool = True,
-        num_threads: int = 1,
         render_mode: str | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
@@ -172,13 +166,6 @@ class TriPeaksVectorEnv(VectorEnv):
         self.autoreset_mode = _AUTORESET_MODES[autoreset_mode]
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.copy = bool(copy)
-        available = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
-        if isinstance(num_threads, bool) or not isinstance(num_threads, int) or not 1 <= num_threads <= available:
-            raise ValueError(
-                f"num_threads must be a whole number from 1 to {available} (numba's threads), got {num_threads!r}"
-            )
-        self.num_threads = num_threads
-        self._step_kernel = K.step_all if num_threads == 1 else K.step_all_threads
         self.render_mode = None
 
         cfg = np.zeros(K.NUM_CFG, dtype=np.int64)
@@ -269,13 +256,7 @@ class TriPeaksVectorEnv(VectorEnv):
 
     def _observation(self) -> Any:
         if self._flat:
-            if not self.copy:
-                return self._obs
-            if self.num_threads == 1:
-                return self._obs.copy()
-            out = np.empty_like(self._obs)
-            K.copy_rows(self._obs, out)
-            return out
+            return self._obs.copy() if self.copy else self._obs
         self._encode_dict(np.arange(self.num_envs), self._st, self._tab, self._stock, self._dict_arrays)
         if self.copy:
             return self._dict_obs(self._dict_arrays)
@@ -467,9 +448,7 @@ class TriPeaksVectorEnv(VectorEnv):
             self._flags[0] = False
         self._flags[1] = False
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
-        if self.num_threads > 1:
-            set_num_threads(self.num_threads)
-        resets = self._step_kernel(
+        resets = K.step_all(
             acts, self._st, self._tab, self._stock, self._accept, self._cfg, self._fcfg, self._obs, self._mask,
             self._rewards, self._terminated, self._truncated, self._reasons, self._autoreset, self._did_reset,
             self._seeds, self._seed_pos, self._final_obs, self._final_st, self._final_tab, self._final_stock,

@@ -20,7 +20,7 @@ integers (``C_*``), ``fcfg`` the two float options.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from solitaire_env.tripeaks.rules import COVER_MASK, COVERS, GROUP_OF, PEAK_GROUP_MASKS
 
@@ -538,7 +538,8 @@ def start_all(
         write_counters(i, st, counters)
 
 
-def _step_all(
+@njit(cache=True)
+def step_all(
     actions: np.ndarray,
     st: np.ndarray,
     tab: np.ndarray,
@@ -568,9 +569,6 @@ def _step_all(
     """One step of every game; returns how many games were reset (``did_reset`` says which),
     or ``-(i + 1)`` without changing anything if action ``i`` is outside 0..28.
 
-    Compiled twice: :func:`step_all` (one thread) and :func:`step_all_threads` (``prange``
-    over the games; each game's row is touched by one thread only).
-
     ``counters`` gets the info's counters (:func:`write_counters`); ``flags[0]`` is set when a
     game has used the last of its drawn-ahead deal seeds, ``flags[1]`` when an action was illegal.
 
@@ -589,7 +587,7 @@ def _step_all(
             return -(i + 1)
     resets = 0
     block = seeds.shape[1]
-    for i in prange(n):
+    for i in range(n):
         did_reset[i] = False
         reasons[i] = 0
         if autoreset[i]:  # next_step mode: the game ended at the last step
@@ -659,17 +657,6 @@ def _step_all(
                 autoreset[i] = True
         write_counters(i, st, counters)
     return resets
-
-
-step_all = njit(cache=True)(_step_all)
-step_all_threads = njit(cache=True, parallel=True)(_step_all)
-
-
-@njit(cache=True, parallel=True)
-def copy_rows(src: np.ndarray, dst: np.ndarray) -> None:
-    """``dst[:] = src`` with the rows split among numba's threads."""
-    for i in prange(src.shape[0]):
-        dst[i] = src[i]
 
 
 @njit(cache=True)
