@@ -80,6 +80,9 @@ _GROUP_MASK = np.array([PEAK_GROUP_MASKS[GROUP_OF[s]] for s in range(NUM_SLOTS)]
 #: ``k / 26`` and ``k / 28`` as float32, as the observer stores them (no division in the step)
 _OVER_26 = (np.arange(MAX_STOCK + 1) / MAX_STOCK).astype(np.float32)
 _OVER_28 = (np.arange(NUM_SLOTS + 1) / NUM_SLOTS).astype(np.float32)
+#: rank index (0..12) and suit index (0..3) of each card id (no division in the step)
+_RANK0 = np.array([c % 13 for c in range(53)], dtype=np.int64)
+_SUIT = np.array([c // 13 for c in range(53)], dtype=np.int64)
 #: ``_BIT_OF_MOD37[(1 << k) % 37] == k`` for k < 36 (the powers of two are distinct mod 37)
 _BIT_OF_MOD37 = np.zeros(37, dtype=np.int64)
 for _k in range(36):
@@ -149,7 +152,7 @@ def deal_from_seed(seed: int, jokers: int, tableau: np.ndarray, rest: np.ndarray
 def _key_of(card: int) -> int:
     if card < 0 or card == JOKER:
         return 0
-    return card % 13 + 1
+    return _RANK0[card] + 1
 
 
 @njit(cache=True)
@@ -167,7 +170,7 @@ def start_game(
     """Game ``i`` from its tableau (already in ``tab[i]``) and ``rest`` = waste card then stock."""
     by_rank = np.zeros(15, dtype=np.int64)
     for s in range(NUM_SLOTS):
-        by_rank[tab[i, s] % 13 + 1] |= 1 << s
+        by_rank[_RANK0[tab[i, s]] + 1] |= 1 << s
     if wrap:
         by_rank[0] = by_rank[13]
         by_rank[14] = by_rank[1]
@@ -286,8 +289,8 @@ def _play(
         card = tab[i, a]
         if flat:
             base = SLOT_SIZE * a
-            obs[i, base + 2 + card % 13] = 0.0
-            obs[i, base + 15 + card // 13] = 0.0
+            obs[i, base + 2 + _RANK0[card]] = 0.0
+            obs[i, base + 15 + _SUIT[card]] = 0.0
             obs[i, base + 1] = 1.0
             if oracle:
                 for k in range(17):
@@ -306,8 +309,8 @@ def _play(
                     c = tab[i, t]
                     base = SLOT_SIZE * t
                     obs[i, base] = 0.0
-                    obs[i, base + 2 + c % 13] = 1.0
-                    obs[i, base + 15 + c // 13] = 1.0
+                    obs[i, base + 2 + _RANK0[c]] = 1.0
+                    obs[i, base + 15 + _SUIT[c]] = 1.0
                 if not st[i, F_SEEN] & tb:
                     st[i, F_SEEN] |= tb
                     if flat:
@@ -354,8 +357,8 @@ def _waste_cell(obs: np.ndarray, i: int, card: int, value: float) -> None:
     elif card == JOKER:
         obs[i, WASTE_OFF + 17] = value
     else:
-        obs[i, WASTE_OFF + card % 13] = value
-        obs[i, WASTE_OFF + 13 + card // 13] = value
+        obs[i, WASTE_OFF + _RANK0[card]] = value
+        obs[i, WASTE_OFF + 13 + _SUIT[card]] = value
 
 
 @njit(cache=True, inline="always")
@@ -376,8 +379,8 @@ def _oracle_stock(i: int, st: np.ndarray, stock: np.ndarray, obs: np.ndarray) ->
         if c == JOKER:
             obs[i, base + 17] = 1.0
         else:
-            obs[i, base + c % 13] = 1.0
-            obs[i, base + 13 + c // 13] = 1.0
+            obs[i, base + _RANK0[c]] = 1.0
+            obs[i, base + 13 + _SUIT[c]] = 1.0
 
 
 @njit(cache=True)
@@ -394,15 +397,15 @@ def encode_flat(i: int, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, obs:
         if removed & bit:
             obs[i, base + 1] = 1.0
         elif face_up & bit:
-            obs[i, base + 2 + c % 13] = 1.0
-            obs[i, base + 15 + c // 13] = 1.0
+            obs[i, base + 2 + _RANK0[c]] = 1.0
+            obs[i, base + 15 + _SUIT[c]] = 1.0
         else:
             obs[i, base] = 1.0
         if seen & bit:
             obs[i, UNSEEN_OFF + c] = 0.0
         if oracle and not removed & bit:
-            obs[i, ORACLE_TAB_OFF + 17 * s + c % 13] = 1.0
-            obs[i, ORACLE_TAB_OFF + 17 * s + 13 + c // 13] = 1.0
+            obs[i, ORACLE_TAB_OFF + 17 * s + _RANK0[c]] = 1.0
+            obs[i, ORACLE_TAB_OFF + 17 * s + 13 + _SUIT[c]] = 1.0
     first = st[i, F_FIRST_WASTE]
     if first >= 0 and first != JOKER:
         obs[i, UNSEEN_OFF + first] = 0.0
