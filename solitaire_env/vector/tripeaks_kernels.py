@@ -672,10 +672,9 @@ def sample_legal(mask: np.ndarray, state: np.ndarray, out: np.ndarray) -> None:
     legal = np.empty(mask.shape[1], dtype=np.int64)
     for i in range(mask.shape[0]):
         count = 0
-        for a in range(mask.shape[1]):
-            if mask[i, a]:
-                legal[count] = a
-                count += 1
+        for a in range(mask.shape[1]):  # branch-free: write every action, keep the legal ones
+            legal[count] = a
+            count += mask[i, a] != 0
         if count == 0:
             out[i] = 0
         else:
