@@ -27,4 +27,10 @@ class Observer:
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_game"] = None  # re-encode from scratch after unpickling
+        state.pop("_mv", None)  # a memoryview of the buffer: made again by __setstate__
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if "_buf" in state:
+            self.__dict__["_mv"] = memoryview(state["_buf"])

@@ -90,6 +90,7 @@ class FortyThievesObserver(Observer):
                 parts["stock"] = spaces.MultiDiscrete(np.full(STOCK_SIZE, NONE + 1))
             self.space = spaces.Dict(parts)
         self._buf = np.zeros(ORACLE_SIZE if self.oracle else FLAT_SIZE, dtype=np.float32)
+        self._mv: Any = memoryview(self._buf)  # type: ignore[arg-type]
         self._game: FortyThievesGame | None = None
         self._columns: list[list[int]] = []
         self._waste: list[int] = []
@@ -102,7 +103,7 @@ class FortyThievesObserver(Observer):
 
     def _write_pile(self, base: int, old: list[int], new: list[int]) -> None:
         """Rewrite the positions of a pile (17 values each from ``base``) where ``new`` differs."""
-        buf = self._buf
+        mv = self._mv  # scalar writes through a memoryview: half the cost of numpy's
         lo, ln = len(old), len(new)
         n = k = lo if lo < ln else ln
         if old[:n] != new[:n]:  # piles change at the top: a change lower down is rare (undo, reset)
@@ -112,13 +113,13 @@ class FortyThievesObserver(Observer):
         for i in range(k, lo):
             card = old[i]
             at = base + CARD_SIZE * i
-            buf[at + _RANK[card]] = 0.0
-            buf[at + _SUIT[card]] = 0.0
+            mv[at + _RANK[card]] = 0.0
+            mv[at + _SUIT[card]] = 0.0
         for i in range(k, ln):
             card = new[i]
             at = base + CARD_SIZE * i
-            buf[at + _RANK[card]] = 1.0
-            buf[at + _SUIT[card]] = 1.0
+            mv[at + _RANK[card]] = 1.0
+            mv[at + _SUIT[card]] = 1.0
 
     def _reset_buffer(self, game: FortyThievesGame) -> None:
         """Encode ``game`` from scratch (a new game, or after unpickling)."""
@@ -176,20 +177,20 @@ class FortyThievesObserver(Observer):
         return self._buf.copy()
 
     def _put(self, at: int, card: int, value: float) -> None:
-        self._buf[at + _RANK[card]] = value
-        self._buf[at + _SUIT[card]] = value
+        self._mv[at + _RANK[card]] = value
+        self._mv[at + _SUIT[card]] = value
 
     def _column_pop(self, j: int) -> None:
         col = self._columns[j]
         card = col.pop()
         self._put(CARD_SIZE * (MAX_COLUMN * j + len(col)), card, 0.0)
-        self._buf[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
+        self._mv[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
 
     def _column_push(self, j: int, card: int) -> None:
         col = self._columns[j]
         self._put(CARD_SIZE * (MAX_COLUMN * j + len(col)), card, 1.0)
         col.append(card)
-        self._buf[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
+        self._mv[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
 
     def _waste_push(self, card: int) -> None:
         waste = self._waste
@@ -198,7 +199,7 @@ class FortyThievesObserver(Observer):
         self._put(WASTE_OFFSET + CARD_SIZE * len(waste), card, 1.0)
         self._put(WASTE_TOP_OFFSET, card, 1.0)
         waste.append(card)
-        self._buf[WASTE_SIZE_OFFSET] = len(waste) / STOCK_SIZE
+        self._mv[WASTE_SIZE_OFFSET] = len(waste) / STOCK_SIZE
 
     def _waste_pop(self) -> None:
         waste = self._waste
@@ -207,49 +208,49 @@ class FortyThievesObserver(Observer):
         self._put(WASTE_TOP_OFFSET, card, 0.0)
         if waste:
             self._put(WASTE_TOP_OFFSET, waste[-1], 1.0)
-        self._buf[WASTE_SIZE_OFFSET] = len(waste) / STOCK_SIZE
+        self._mv[WASTE_SIZE_OFFSET] = len(waste) / STOCK_SIZE
 
     def _update_column(self, game: FortyThievesGame, j: int) -> None:
         col, last = game.columns[j], self._columns[j]
         if col != last:
             self._write_pile(CARD_SIZE * MAX_COLUMN * j, last, col)
-            self._buf[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
+            self._mv[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
             self._columns[j] = col[:]
 
     def _update_waste(self, game: FortyThievesGame) -> None:
-        waste, last, buf = game.waste, self._waste, self._buf
+        waste, last, mv = game.waste, self._waste, self._mv
         if waste != last:
             self._write_pile(WASTE_OFFSET, last, waste)
             if last:
-                buf[WASTE_TOP_OFFSET + _RANK[last[-1]]] = 0.0
-                buf[WASTE_TOP_OFFSET + _SUIT[last[-1]]] = 0.0
+                mv[WASTE_TOP_OFFSET + _RANK[last[-1]]] = 0.0
+                mv[WASTE_TOP_OFFSET + _SUIT[last[-1]]] = 0.0
             if waste:
-                buf[WASTE_TOP_OFFSET + _RANK[waste[-1]]] = 1.0
-                buf[WASTE_TOP_OFFSET + _SUIT[waste[-1]]] = 1.0
-            buf[WASTE_SIZE_OFFSET] = len(waste) / STOCK_SIZE
+                mv[WASTE_TOP_OFFSET + _RANK[waste[-1]]] = 1.0
+                mv[WASTE_TOP_OFFSET + _SUIT[waste[-1]]] = 1.0
+            mv[WASTE_SIZE_OFFSET] = len(waste) / STOCK_SIZE
             self._waste = waste[:]
 
     def _update_foundations(self, game: FortyThievesGame) -> None:
         if game.foundations != self._foundations:
             for f, n in enumerate(game.foundations):
-                self._buf[FOUNDATIONS_OFFSET + f] = n / 13
+                self._mv[FOUNDATIONS_OFFSET + f] = n / 13
             self._foundations = game.foundations[:]
 
     def _update_stock(self, game: FortyThievesGame) -> None:
-        buf = self._buf
+        mv = self._mv  # scalar writes through a memoryview: half the cost of numpy's
         if game.stock_seen > self._stock_seen:
             for pos in range(self._stock_seen, game.stock_seen):
-                buf[UNSEEN_OFFSET + game.stock[pos]] -= 0.5
+                mv[UNSEEN_OFFSET + game.stock[pos]] -= 0.5
             self._stock_seen = game.stock_seen
         if game.stock_pos != self._stock_pos:
-            buf[STOCK_OFFSET] = (len(game.stock) - game.stock_pos) / STOCK_SIZE
+            mv[STOCK_OFFSET] = (len(game.stock) - game.stock_pos) / STOCK_SIZE
             if self.oracle and self._stock_pos >= 0:
                 lo, hi = sorted((self._stock_pos, game.stock_pos))
                 for p in range(lo, hi):
                     card = game.stock[p]
                     value = 0.0 if p < game.stock_pos else 1.0
-                    buf[ORACLE_STOCK_OFFSET + CARD_SIZE * p + _RANK[card]] = value
-                    buf[ORACLE_STOCK_OFFSET + CARD_SIZE * p + _SUIT[card]] = value
+                    mv[ORACLE_STOCK_OFFSET + CARD_SIZE * p + _RANK[card]] = value
+                    mv[ORACLE_STOCK_OFFSET + CARD_SIZE * p + _SUIT[card]] = value
             self._stock_pos = game.stock_pos
 
     # ------------------------------------------------------------------ dict

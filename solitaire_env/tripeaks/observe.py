@@ -117,6 +117,7 @@ class TriPeaksObserver(Observer):
             self.space = spaces.Dict(parts)
         self._game: TriPeaksGame | None = None
         self._buf = np.zeros(ORACLE_SIZE if self.oracle else FLAT_SIZE, dtype=np.float32)
+        self._mv: Any = memoryview(self._buf)  # type: ignore[arg-type]
         self._last: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
         self._codes: list[int] = []
         self._waste = WASTE_EMPTY
@@ -145,6 +146,7 @@ class TriPeaksObserver(Observer):
 
     def _update_flat(self, game: TriPeaksGame) -> np.ndarray:
         buf = self._buf
+        mv = self._mv  # scalar writes through a memoryview cost half of numpy's item assignment
         full = self._game is not game
         if full:
             # A new game: start from the blank board (every slot face down, every card unseen,
@@ -153,8 +155,8 @@ class TriPeaksObserver(Observer):
             self._codes = [FACE_DOWN] * NUM_SLOTS
             self._waste = WASTE_EMPTY
             if game.rules.waste_start == "card" and game.deal.waste != JOKER:
-                buf[UNSEEN_OFFSET + game.deal.waste] = 0.0
-            buf[JOKERS_OFFSET] = game.stock.count(JOKER) / 2
+                mv[UNSEEN_OFFSET + game.deal.waste] = 0.0
+            mv[JOKERS_OFFSET] = game.stock.count(JOKER) / 2
             self._game = game
             self._last = (0, 0, 0, 0, 0)
         last_removed, last_face_up, last_stock_pos, last_seen, last_stock_seen = self._last
@@ -165,34 +167,34 @@ class TriPeaksObserver(Observer):
             s = low.bit_length() - 1
             base = SLOT_SIZE * s
             for i in _SLOT_ONES[codes[s]]:
-                buf[base + i] = 0.0
+                mv[base + i] = 0.0
             code = codes[s] = self._slot_code(game, s)
             for i in _SLOT_ONES[code]:
-                buf[base + i] = 1.0
+                mv[base + i] = 1.0
             changed ^= low
         waste = game.waste[-1] if game.waste else WASTE_EMPTY
         if waste != self._waste:
             for i in _WASTE_ONES[self._waste]:
-                buf[WASTE_OFFSET + i] = 0.0
+                mv[WASTE_OFFSET + i] = 0.0
             for i in _WASTE_ONES[waste]:
-                buf[WASTE_OFFSET + i] = 1.0
+                mv[WASTE_OFFSET + i] = 1.0
             self._waste = waste
         newly_seen = game.seen_slots & ~last_seen
         while newly_seen:  # seen cards stay seen, so the unseen block only loses cards
             low = newly_seen & -newly_seen
-            buf[UNSEEN_OFFSET + game.tableau[low.bit_length() - 1]] = 0.0
+            mv[UNSEEN_OFFSET + game.tableau[low.bit_length() - 1]] = 0.0
             newly_seen ^= low
         for pos in range(last_stock_seen, game.stock_seen):
             card = game.stock[pos]
             if card == JOKER:
-                buf[JOKERS_OFFSET] -= 0.5
+                mv[JOKERS_OFFSET] -= 0.5
             else:
-                buf[UNSEEN_OFFSET + card] = 0.0
+                mv[UNSEEN_OFFSET + card] = 0.0
         if self.oracle and (full or game.removed != last_removed or game.stock_pos != last_stock_pos):
             self._oracle_fill(game)
-        buf[STOCK_OFFSET] = (len(game.stock) - game.stock_pos) / MAX_STOCK
-        buf[CHAIN_OFFSET] = game.chain / NUM_SLOTS
-        buf[CLEARED_OFFSET] = game.removed.bit_count() / NUM_SLOTS
+        mv[STOCK_OFFSET] = (len(game.stock) - game.stock_pos) / MAX_STOCK
+        mv[CHAIN_OFFSET] = game.chain / NUM_SLOTS
+        mv[CLEARED_OFFSET] = game.removed.bit_count() / NUM_SLOTS
         self._last = (game.removed, game.face_up, game.stock_pos, game.seen_slots, game.stock_seen)
         return buf.copy()
 
