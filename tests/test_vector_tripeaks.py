@@ -13,6 +13,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+from vector_helpers import assert_same
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.deals import DealCodeError, DealStringError, TriPeaksDeal, encode_seed
@@ -22,33 +23,6 @@ from solitaire_env.vector import tripeaks_kernels as K
 from solitaire_env.vector.tripeaks import TriPeaksVectorEnv, code_names
 
 ENV_ID = "solitaire_env/TriPeaks-v0"
-
-
-def assert_same(a: Any, b: Any, path: str = "") -> None:
-    """Recursive equality of vector-env outputs: dicts, arrays (object arrays element-wise), scalars."""
-    if isinstance(a, dict) or isinstance(b, dict):
-        assert isinstance(a, dict) and isinstance(b, dict), path
-        assert set(a) == set(b), f"{path}: keys differ: {sorted(set(a) ^ set(b))}"
-        for key in a:
-            assert_same(a[key], b[key], f"{path}/{key}")
-        return
-    if isinstance(a, tuple):
-        assert isinstance(b, tuple) and len(a) == len(b), path
-        for k, (x, y) in enumerate(zip(a, b)):
-            assert_same(x, y, f"{path}.{k}")
-        return
-    if isinstance(a, np.ndarray) and a.dtype == object:
-        assert isinstance(b, np.ndarray) and b.dtype == object and a.shape == b.shape, path
-        for k, (x, y) in enumerate(zip(a, b)):
-            assert_same(x, y, f"{path}[{k}]")
-        return
-    if a is None or b is None or isinstance(a, str):
-        assert a == b, f"{path}: {a!r} != {b!r}"
-        return
-    a_arr, b_arr = np.asarray(a), np.asarray(b)
-    assert a_arr.shape == b_arr.shape, f"{path}: shape {a_arr.shape} != {b_arr.shape}"
-    assert a_arr.dtype == b_arr.dtype or a_arr.dtype.kind == b_arr.dtype.kind, f"{path}: {a_arr.dtype} vs {b_arr.dtype}"
-    assert np.array_equal(a_arr, b_arr), f"{path}: {a_arr} != {b_arr}"
 
 
 def run_differential(num_envs: int, steps: int, seed: int, illegal_rate: float = 0.05, **kwargs: Any) -> int:

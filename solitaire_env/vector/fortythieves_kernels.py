@@ -46,6 +46,7 @@ from solitaire_env.fortythieves.rules import (
     STOCK_SIZE,
     TOTAL_CARDS,
 )
+from solitaire_env.vector.splitmix import below
 
 DECK_SIZE = 104
 FIRST_FOUNDATION_SRC = 11
@@ -117,35 +118,9 @@ _ZSTART = np.uint64(_game._Z_START)
 
 # --- deals: SplitMix64 as in solitaire_env.deals
 _SALT = GAME_SALT["FT"]
-#: ``_REST[n]`` = 2**64 mod n, for the rejection test of ``_below`` (n <= 104)
-_REST = np.array([0] + [(1 << 64) % n for n in range(1, DECK_SIZE + 1)], dtype=np.uint64)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 # --------------------------------------------------------------------------- deals
-
-
-@njit(cache=True, inline="always")
-def _next64(state: np.ndarray) -> np.uint64:
-    s = state[0] + _GOLDEN
-    state[0] = s
-    z = (s ^ (s >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def _below(state: np.ndarray, n: int) -> int:
-    """SplitMix64.below: uniform in [0, n) by rejection (n <= 104)."""
-    un = np.uint64(n)
-    rest = _REST[n]
-    limit = np.uint64(0) - rest  # 2**64 - rest (0 stands for 2**64 when rest is 0)
-    while True:
-        x = _next64(state)
-        if rest == 0 or x < limit:
-            return int(x % un)
 
 
 @njit(cache=True)
@@ -158,7 +133,7 @@ def deal_from_seed(seed: int, deck: np.ndarray, state: np.ndarray) -> None:
     for k in range(DECK_SIZE):
         deck[k] = k % 52
     for i in range(DECK_SIZE - 1, 0, -1):
-        j = _below(state, i + 1)
+        j = below(state, i + 1)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t

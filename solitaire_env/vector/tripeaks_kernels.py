@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from solitaire_env.tripeaks.rules import COVER_MASK, COVERS, GROUP_OF, PEAK_GROUP_MASKS
+from solitaire_env.vector.splitmix import below, next64
 
 NUM_SLOTS = 28
 ALL = (1 << NUM_SLOTS) - 1
@@ -87,35 +88,9 @@ _SUIT = np.array([c // 13 for c in range(53)], dtype=np.int64)
 _BIT_OF_MOD37 = np.zeros(37, dtype=np.int64)
 for _k in range(36):
     _BIT_OF_MOD37[(1 << _k) % 37] = _k
-#: ``_REST[n]`` = 2**64 mod n, for the rejection test of ``_below`` (n <= 64)
-_REST = np.array([0] + [(1 << 64) % n for n in range(1, 65)], dtype=np.uint64)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 # --------------------------------------------------------------------------- deals
-
-
-@njit(cache=True)
-def _next64(state: np.ndarray) -> np.uint64:
-    s = state[0] + _GOLDEN
-    state[0] = s
-    z = (s ^ (s >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _below(state: np.ndarray, n: int) -> int:
-    """SplitMix64.below: uniform in [0, n) by rejection."""
-    un = np.uint64(n)
-    rest = _REST[n] if n <= 64 else (np.uint64(0) - un) % un  # 2**64 mod n
-    limit = np.uint64(0) - rest  # 2**64 - rest (0 stands for 2**64 when rest is 0)
-    while True:
-        x = _next64(state)
-        if rest == 0 or x < limit:
-            return int(x % un)
 
 
 @njit(cache=True)
@@ -128,7 +103,7 @@ def deal_from_seed(seed: int, jokers: int, tableau: np.ndarray, rest: np.ndarray
     state[0] = np.uint64((0x5450 << 48) | seed)
     deck = np.arange(52)
     for i in range(51, 0, -1):
-        j = _below(state, i + 1)
+        j = below(state, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     for s in range(NUM_SLOTS):
         tableau[s] = deck[s]
@@ -137,7 +112,7 @@ def deal_from_seed(seed: int, jokers: int, tableau: np.ndarray, rest: np.ndarray
     for k in range(23):
         rest[1 + k] = deck[29 + k]
     for _ in range(jokers):
-        pos = _below(state, n + 1)
+        pos = below(state, n + 1)
         for k in range(n, pos, -1):
             rest[1 + k] = rest[k]
         rest[1 + pos] = JOKER
@@ -678,5 +653,5 @@ def sample_legal(mask: np.ndarray, state: np.ndarray, out: np.ndarray) -> None:
         if count == 0:
             out[i] = 0
         else:
-            x = _next64(state) >> np.uint64(32)
+            x = next64(state) >> np.uint64(32)
             out[i] = legal[int((x * np.uint64(count)) >> np.uint64(32))]
