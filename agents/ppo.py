@@ -8,8 +8,24 @@ never-seen places are filled with the unseen cards in sorted order
 (``state.with_unseen(sorted unseen)``) and the env's observer encodes that game.  The ``flat``
 and ``dict`` observations depend on seen cards only (``docs/observations.md``), so any filling
 gives the very observation the env showed the policy in training.  The ``oracle`` modes, which
-show hidden cards, are refused.  The action comes from ``model.predict(obs,
-action_masks=state.mask)``: always a legal move.
+show hidden cards, are refused.  The action is the one ``model.predict(obs,
+action_masks=state.mask, deterministic=True)`` returns (always a legal move), computed from the
+policy network's logits without ``predict``'s per-call distribution objects (:meth:`PpoAgent.greedy`:
+the best legal logit, or, when two are too close to be sure after rounding, the argmax of the
+exact masked probabilities ``predict`` takes it from); ``tests/test_agents_ppo.py`` checks it is
+``predict``'s action on hundreds of states and on made-up ties.  The policy part of a move costs
+about a third of ``predict``'s (``docs/agents_pimc_oracle_ppo.md``).
+
+Threads and processes
+---------------------
+The agent sets torch's intra-op threads of its process to ``torch_threads`` (default 1,
+``torch.set_num_threads``) before it loads the model.  A one-observation forward pass of a small
+MLP gains nothing from more threads, an evaluation runs one agent per worker process, and,
+above all, torch's OpenMP thread pool does not survive ``fork``: a worker forked from a process
+that had already run a multi-threaded torch operation (the evaluation checks every agent by
+building it once in the parent; a training run evaluates its model) hangs in its first torch
+call unless it goes down to one thread first.  This is process-wide: ``torch_threads=None``
+leaves torch's setting alone (then do not fork after using torch with several threads).
 
 The sidecar (``<model>.json``)
 ------------------------------
@@ -27,7 +43,7 @@ Options given to the agent (``obs_mode=``, ``env_kwargs=``) override the sidecar
 Options: ``model`` (the path, required), ``obs_mode``, ``env_kwargs``, ``deterministic``
 (default ``True``: the most probable legal action; ``False`` samples the masked policy with a
 generator seeded from the agent's seed and the public information, so the choice is still
-reproducible), ``device`` (default ``"cpu"``).
+reproducible), ``device`` (default ``"cpu"``), ``torch_threads`` (default 1, see above).
 """
 
 from __future__ import annotations
@@ -121,10 +137,15 @@ class PpoAgent(Agent):
         env_kwargs: dict[str, Any] | None = None,
         deterministic: bool = True,
         device: str = "cpu",
+        torch_threads: int | None = 1,
     ) -> None:
         super().__init__(game, seed)
         if model is None:
             raise ValueError('the ppo agent needs model="path/to/model.zip"')
+        if torch_threads is not None and (
+            isinstance(torch_threads, bool) or not isinstance(torch_threads, int) or torch_threads < 1
+        ):
+            raise ValueError(f"torch_threads must be a whole number >= 1 or None, got {torch_threads!r}")
         path = _model_file(model)
         if not path.is_file():
             raise FileNotFoundError(f"ppo model file not found: {path}")
@@ -145,13 +166,25 @@ class PpoAgent(Agent):
         self.env_kwargs = kwargs
         self.deterministic = bool(deterministic)
         try:
+            import torch
             from sb3_contrib import MaskablePPO
         except ImportError as error:  # pragma: no cover - the rl extra is missing
             raise ImportError("the ppo agent needs sb3-contrib: pip install 'solitaire-env[rl]'") from error
+        if torch_threads is not None:  # before any torch work in this process (see the module docstring)
+            torch.set_num_threads(torch_threads)
         try:
             self.model = MaskablePPO.load(str(path), device=device)
         except Exception as error:
             raise ValueError(f"cannot load the ppo model {path}: {type(error).__name__}: {error}") from None
+        self.policy: Any = self.model.policy
+        self.policy.set_training_mode(False)  # what predict() does on every call
+        from gymnasium import spaces
+        from stable_baselines3.common.preprocessing import is_image_space
+
+        space = self.policy.observation_space
+        self._flat_input = isinstance(space, spaces.Box) and not is_image_space(space)
+        self._batch_shape = (-1, *space.shape) if isinstance(space, spaces.Box) else ()
+        self._device = self.policy.device  # the property walks the parameters on every read
         import gymnasium as gym
 
         import solitaire_env  # noqa: F401 (registers the envs)
@@ -172,21 +205,69 @@ class PpoAgent(Agent):
     def act(self, state: PublicState) -> int:
         obs = self.observation(state)
         if self.deterministic:
-            action, _ = self.model.predict(obs, action_masks=state.mask, deterministic=True)
-            return int(np.asarray(action).item())
+            return self.greedy(obs, state.mask)
         probs = self.probabilities(state, obs)
         return int(state.rng(self.seed).choice(len(probs), p=probs))
 
-    def probabilities(self, state: PublicState, obs: Any = None) -> np.ndarray:
-        """The masked policy's action probabilities (zero on illegal actions)."""
+    def logits(self, obs: Any) -> Any:
+        """The policy network's action logits of one observation, a ``(1, num_actions)`` tensor."""
+        import torch
+        from stable_baselines3.common.preprocessing import preprocess_obs
+
+        policy = self.policy
+        if self._flat_input and isinstance(obs, np.ndarray):  # obs_to_tensor's work for a flat Box
+            tensor = torch.as_tensor(obs.reshape(self._batch_shape), device=self._device)
+        else:
+            tensor, _ = policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            features = policy.pi_features_extractor(
+                preprocess_obs(tensor, policy.observation_space, normalize_images=policy.normalize_images)
+            )
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+        return logits.reshape(-1, logits.shape[-1])
+
+    def masked_probs(self, obs: Any, mask: np.ndarray) -> Any:
+        """The masked policy's probabilities of one observation, a ``(1, num_actions)`` tensor.
+
+        Exactly what ``model.predict`` computes, without its distribution objects: the logits
+        normalized (``logits - logsumexp``, as ``torch.distributions.Categorical`` does), illegal
+        actions set to -1e8 and normalized again (sb3-contrib's ``MaskableCategorical``), then the
+        softmax.  ``predict(deterministic=True)`` is their argmax (ties: the first)."""
         import torch
 
-        policy = self.model.policy
+        with torch.no_grad():
+            logits = self.logits(obs)
+            logits = logits - logits.logsumexp(dim=-1, keepdim=True)
+            masks = torch.as_tensor(mask, dtype=torch.bool, device=logits.device).reshape(logits.shape)
+            logits = torch.where(masks, logits, torch.tensor(-1e8, dtype=logits.dtype, device=logits.device))
+            logits = logits - logits.logsumexp(dim=-1, keepdim=True)
+            return torch.softmax(logits, dim=-1)
+
+    def greedy(self, obs: Any, mask: np.ndarray) -> int:
+        """The action ``model.predict(obs, action_masks=mask, deterministic=True)`` picks.
+
+        Every step from the logits to ``predict``'s probabilities (subtracting a constant,
+        masking, the softmax) keeps the order of the legal actions' values; rounding can only
+        merge two close ones into a tie, which ``predict`` breaks by the lower index.  So when
+        the best legal logit leads the next by a clear margin (1e-4 of the values' magnitude:
+        hundreds of float32 roundings) it is ``predict``'s action; else the exact probabilities
+        of :meth:`masked_probs` decide."""
+        logits = self.logits(obs)[0].cpu().numpy()
+        legal = np.flatnonzero(mask)
+        values = logits[legal]
+        if len(values) == 1:
+            return int(legal[0])
+        top = int(np.argmax(values))
+        second = np.partition(values, -2)[-2]
+        scale = 1.0 + float(np.abs(logits).max()) + float(np.log(len(logits)))
+        if float(values[top]) - float(second) > 1e-4 * scale:
+            return int(legal[top])
+        return int(self.masked_probs(obs, mask).argmax(dim=1).item())
+
+    def probabilities(self, state: PublicState, obs: Any = None) -> np.ndarray:
+        """The masked policy's action probabilities (zero on illegal actions)."""
         if obs is None:
             obs = self.observation(state)
-        tensor, _ = policy.obs_to_tensor(obs)
-        with torch.no_grad():
-            dist: Any = policy.get_distribution(tensor, action_masks=state.mask[None, :]).distribution
-            probs = dist.probs[0].cpu().numpy().astype(np.float64)
+        probs = self.masked_probs(obs, state.mask)[0].cpu().numpy().astype(np.float64)
         probs[~state.mask] = 0.0
         return probs / probs.sum()

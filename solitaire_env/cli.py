@@ -910,6 +910,87 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- train
+
+TRAIN_EPILOG = """\
+Trains MaskablePPO (sb3-contrib; pip install 'solitaire-env[rl]') on the numba batch env from
+a YAML config (see configs/ppo_*.yaml and docs/training.md): until its timesteps or minutes,
+whichever comes first; validation deals evaluated during training (MaskableEvalCallback, the
+best model kept); then the test: the ppo agent on the best model next to the config's
+comparison agents on the held-out test deals (paired McNemar tests).  The training stream never
+deals a validation or test deal.  Writes to the out folder: model.zip, best_model.zip (each
+with its sidecar JSON for the ppo agent), metrics.json, learning_curve.png, evaluations.npz,
+test/ (the evaluation's results) and tensorboard/ (tensorboard --logdir OUT/tensorboard).
+
+examples:
+  solitaire-env train --config configs/ppo_smoke.yaml
+  solitaire-env train --config configs/ppo_tripeaks_easy.yaml
+  solitaire-env train --config configs/ppo_tripeaks_easy.yaml --resume runs/ppo_tripeaks_easy/model.zip \\
+      --timesteps 2000000 --out runs/ppo_tripeaks_easy_more
+  solitaire-env eval --agents lookahead ppo:model=runs/ppo_tripeaks_easy/best_model.zip --deals 1000
+"""
+
+
+@verb(
+    "train",
+    "train MaskablePPO from a YAML config: validation while training, test on held-out deals, model + metrics",
+    arg("--config", metavar="FILE", required=True, help="a YAML training config (see configs/ppo_*.yaml)"),
+    arg("--timesteps", type=_positive, metavar="N", help="override: env steps to train"),
+    arg("--minutes", type=float, metavar="M", help="override: wall-clock limit of the learning, in minutes"),
+    arg("--seed", type=_seed, metavar="N", help="override: the seed of the envs, the policy and PPO"),
+    arg("--out", metavar="DIR", help="override: the output folder"),
+    arg("--resume", metavar="MODEL", help="go on training this saved model (model.zip of an earlier run)"),
+    arg("--test-deals", type=int, metavar="N", help="override: how many held-out test deals (0: no test)"),
+    arg("--dry-run", action="store_true", help="validate the config, print what would run, and stop"),
+    arg("--no-progress", action="store_true", help="no progress bar on stderr"),
+    epilog=TRAIN_EPILOG,
+)
+def cmd_train(args: argparse.Namespace) -> int:
+    try:
+        from agents.train import TrainConfig, load_train_config, train
+    except ImportError as error:  # pragma: no cover - the rl extra is missing
+        raise CLIError(f"train needs the rl extra (pip install 'solitaire-env[rl]'): {error}") from None
+    if args.minutes is not None and not args.minutes > 0:
+        raise CLIError(f"--minutes must be > 0, got {args.minutes}")
+    if args.test_deals is not None and args.test_deals < 0:
+        raise CLIError(f"--test-deals must be >= 0, got {args.test_deals}")
+    config: TrainConfig = load_train_config(
+        args.config, timesteps=args.timesteps, minutes=args.minutes, seed=args.seed, out=args.out, resume=args.resume
+    )
+    if args.test_deals is not None:
+        raw = config.to_dict()
+        raw["test"]["deals"] = args.test_deals
+        config = TrainConfig.from_mapping(raw, source=args.config)
+    if args.dry_run:
+        limit = f"{config.timesteps:,} timesteps" + (f" or {config.minutes:g} minutes" if config.minutes else "")
+        print(f"config ok: {config.game}, rules {config.rules}, {config.num_envs} envs, {limit}, seed {config.seed}")
+        print(f"env: {dict(config.env) or '(defaults)'}")
+        print(f"ppo: {config.ppo_kwargs or '(defaults)'}")
+        print(
+            f"validation: {config.validation_deals} deals (seed {config.validation_seed}) "
+            f"every {config.validation_every:,} steps"
+        )
+        agents = " ".join(a.key for a in config.test_agents) or "(none)"
+        print(f"test: {config.test_deals} deals (seed {config.test_seed}), compared with: {agents}")
+        print(f"out: {config.out}" + (f"; resume: {config.resume}" if config.resume else ""))
+        return 0
+    result = train(config, progress=not args.no_progress)
+    m = result.metrics
+    best = m["best_validation"] or {}
+    print(
+        f"trained {m['timesteps_this_run']:,} steps in {m['learn_seconds']:.0f} s "
+        f"({m['steps_per_second']:,.0f} steps/s, "
+        f"stopped by {m['stopped_by']}); best validation mean return {best.get('mean_reward', float('nan')):.3f}"
+        + (f", win rate {100 * best['win_rate']:.1f}%" if "win_rate" in best else "")
+    )
+    if "test" in m:
+        print(m["test"]["table"], end="")
+    for key in ("best_model", "model", "metrics", "learning_curve", "tensorboard"):
+        if key in result.files:
+            print(f"{key}: {result.files[key]}")
+    return 0
+
+
 BENCH_EPILOG = """\
 Every figure is a ratio against a reference run interleaved with it in this process (median
 of --rounds rounds): the envs against Gymnasium's CartPole-v1 (gym.make, random actions), the

@@ -131,3 +131,98 @@ def test_missing_or_unreadable_model(tmp_path: Path) -> None:
         make_agent("ppo", "tripeaks", model=str(junk))
     with pytest.raises(ValueError, match="model="):
         make_agent("ppo", "tripeaks")
+
+
+def test_fast_path_picks_what_predict_picks(model_path: Path) -> None:
+    """The agent's policy call (no distribution objects) gives ``model.predict``'s action and
+    the masked distribution's probabilities, on 600 states of its own play from random starts."""
+    import torch
+
+    agent = make_agent("ppo", "tripeaks", model=str(model_path))
+    sampler = make_agent("ppo", "tripeaks", model=str(model_path), deterministic=False, seed=3)
+    model = agent.model  # type: ignore[attr-defined]
+    policy = model.policy
+    checked = 0
+    for i, code in enumerate(draw_codes(30, 11, "TP", "E")):
+        game, actions = random_position(code, i % 25, seed=i)
+        while not game.over and checked < 600:
+            state = public_state(game, actions)
+            obs = agent.observation(state)  # type: ignore[attr-defined]
+            expected, _ = model.predict(obs, action_masks=state.mask, deterministic=True)
+            assert agent.act(state) == int(expected)
+            assert int(agent.masked_probs(obs, state.mask).argmax()) == int(expected)  # type: ignore[attr-defined]
+            tensor, _ = policy.obs_to_tensor(obs)
+            with torch.no_grad():
+                dist = policy.get_distribution(tensor, action_masks=state.mask[None, :]).distribution
+            assert torch.equal(agent.masked_probs(obs, state.mask), dist.probs)  # type: ignore[attr-defined]
+            want = dist.probs[0].numpy().astype(np.float64)
+            want[~state.mask] = 0.0
+            np.testing.assert_array_equal(sampler.probabilities(state), want / want.sum())  # type: ignore[attr-defined]
+            checked += 1
+            action = agent.act(state)
+            game.play(action)
+            actions.append(action)
+    assert checked == 600
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_greedy_ties_and_near_ties_match_the_distribution(model_path: Path, case: int) -> None:
+    """Logits with exact ties, near ties and far leads: ``greedy`` picks the mode of
+    sb3-contrib's masked distribution (what ``predict(deterministic=True)`` returns)."""
+    import torch
+    from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+
+    agent = make_agent("ppo", "tripeaks", model=str(model_path))
+    rng = np.random.default_rng(case)
+    obs = np.zeros(agent.observer.space.shape, dtype=np.float32)  # type: ignore[attr-defined]
+    for _ in range(200):
+        logits = rng.normal(0, [0.01, 1, 10, 100, 1e-6, 3][case], 29).astype(np.float32)
+        best = int(rng.integers(29))
+        other = int(rng.integers(29))
+        logits[other] = logits[best] + np.float32(rng.choice([0.0, 1e-7, -1e-7, 1e-5, 1e-3]))
+        mask = rng.random(29) < 0.5
+        mask[[best, other]] = True
+        tensor = torch.as_tensor(logits[None, :])
+        agent.logits = lambda _obs, t=tensor: t  # type: ignore[attr-defined]
+        dist = MaskableCategoricalDistribution(29).proba_distribution(tensor)
+        dist.apply_masking(mask[None, :])
+        assert agent.greedy(obs, mask) == int(dist.mode()[0])  # type: ignore[attr-defined]
+
+
+def test_torch_threads_option(model_path: Path) -> None:
+    import torch
+
+    before = torch.get_num_threads()
+    try:
+        make_agent("ppo", "tripeaks", model=str(model_path), torch_threads=None)
+        assert torch.get_num_threads() == before
+        make_agent("ppo", "tripeaks", model=str(model_path))
+        assert torch.get_num_threads() == 1
+        with pytest.raises(ValueError, match="torch_threads"):
+            make_agent("ppo", "tripeaks", model=str(model_path), torch_threads=0)
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_evaluation_workers_forked_after_torch_threads_do_not_hang(model_path: Path, tmp_path: Path) -> None:
+    """torch's OpenMP pool does not survive fork: a worker forked from a process that ran a
+    multi-threaded torch operation hung in its first torch call (the evaluation builds every
+    agent once in the parent).  The agent goes down to one thread before touching torch."""
+    import subprocess
+    import sys
+
+    script = f"""
+import torch
+torch.set_num_threads(2)
+torch.randn(512, 512) @ torch.randn(512, 512)  # the parent's OpenMP pool now has threads
+torch.linalg.qr(torch.randn(64, 64))
+from agents.evaluate import evaluate
+result = evaluate(game="tripeaks", deals=6, workers=2, agents=["ppo:model={model_path}"], write=False)
+print("games", len(next(iter(result.episodes.values()))))
+"""
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=240, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "games 6" in done.stdout

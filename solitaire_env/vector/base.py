@@ -7,6 +7,7 @@ in arrays and are stepped by one numba call; a game's subclass (``TriPeaksVector
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -16,7 +17,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from solitaire_env.deals import BASE32, SEED_BITS
+from solitaire_env.deals import BASE32, SEED_BITS, DealCode, DealCodeError, parse_deal_code
 from solitaire_env.env import ILLEGAL_POLICIES, IllegalActionError, SolitaireEnv
 
 _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
@@ -43,6 +44,20 @@ def reason_tables(
     names = np.array([None, *kernel_reasons[1:]], dtype=object)
     texts = np.array([None, *(messages[r] for r in kernel_reasons[1:])], dtype=object)
     return names, texts
+
+
+def _draw_seeds(generator: np.random.Generator, count: int) -> np.ndarray:
+    """The next ``count`` random deal seeds of ``generator``, as ``random_code`` draws them
+    (the top 35 bits of one raw draw each), an int64 array."""
+    raw = generator.bit_generator.random_raw(count)
+    return (np.asarray(raw, dtype=np.uint64) >> np.uint64(64 - SEED_BITS)).astype(np.int64)
+
+
+def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """``np.isin(values, sorted_set)`` for a sorted, non-empty ``sorted_set``, by binary search
+    (no sort of the set on every call)."""
+    at = np.searchsorted(sorted_set, values)
+    return sorted_set[np.minimum(at, len(sorted_set) - 1)] == values
 
 
 class BatchEnv(VectorEnv):
@@ -124,6 +139,8 @@ class BatchEnv(VectorEnv):
         self._names_ahead = np.full((n, self._seed_block), None, dtype=object)
         self._names = np.full(n, None, dtype=object)
         self._generators: list[np.random.Generator | None] = [None] * n
+        #: The seeds of the excluded deal codes, sorted and unique (``None``: nothing excluded).
+        self._excluded: np.ndarray | None = None
         self._started = False
 
     def _config(self, kernels: ModuleType) -> np.ndarray:
@@ -137,6 +154,34 @@ class BatchEnv(VectorEnv):
         cfg[kernels.C_AUTORESET] = kernels.AUTORESET_SAME_STEP if same_step else kernels.AUTORESET_NEXT_STEP
         cfg[kernels.C_OBS] = self._obs_index
         return cfg
+
+    def _exclude(self, codes: Iterable[Any] | None, game: str, rule: str, what: str) -> None:
+        """Keep the seeds of ``codes`` (deal codes of ``game`` with rule letter ``rule``, the codes
+        this env deals) out of the random deals; ``what`` names the env's rules in errors."""
+        if codes is None:
+            return
+        if isinstance(codes, str | DealCode) or not isinstance(codes, Iterable):
+            raise ValueError(f"exclude_codes must be an iterable of deal codes (or None), got {codes!r}")
+        seeds = []
+        for code in codes:
+            parsed = parse_deal_code(str(code) if isinstance(code, DealCode) else code)
+            if parsed.game != game:
+                raise DealCodeError(
+                    f"exclude_codes: deal code {parsed} is for game {parsed.game}, this env plays {game}"
+                )
+            if parsed.rule != rule:
+                raise DealCodeError(
+                    f"exclude_codes: deal code {parsed} has rule letter {parsed.rule}, but this env ({what}) deals "
+                    f"{game}1-{rule}-... codes, so it could never deal it; pass the codes of this env's rules"
+                )
+            seeds.append(parsed.seed)
+        if seeds:
+            self._excluded = np.unique(np.array(seeds, dtype=np.int64))
+
+    @property
+    def num_excluded(self) -> int:
+        """How many distinct deal codes the random deals skip (``exclude_codes``)."""
+        return 0 if self._excluded is None else len(self._excluded)
 
     def _make_spaces(self, single_observation_space: spaces.Space[Any], num_actions: int, flat_width: int) -> None:
         """The spaces, and the observation and action-mask buffers the kernels write."""
@@ -217,14 +262,24 @@ class BatchEnv(VectorEnv):
     # ------------------------------------------------------------------ helpers
 
     def _refill(self, rows: Any) -> None:
-        """Draw the next block of random deal seeds (and their codes) of the envs in ``rows``."""
+        """Draw the next block of random deal seeds (and their codes) of the envs in ``rows``.
+
+        With ``exclude_codes``, the excluded seeds are dropped from the block and the rest moves
+        up, the gap filled by further draws from the same generator (until none is excluded):
+        the env deals the single env's stream of codes minus the excluded ones, in order."""
         block = self._seed_block
+        excluded = self._excluded
         for i in rows:
             generator = self._generators[i]
             if generator is None:  # never seeded: from entropy, as a single env's first reset()
                 generator = self._generators[i] = seeding.np_random(None)[0]
-            raw = generator.bit_generator.random_raw(block)
-            self._seeds[i] = (np.asarray(raw, dtype=np.uint64) >> np.uint64(64 - SEED_BITS)).astype(np.int64)
+            seeds = _draw_seeds(generator, block)
+            if excluded is not None:
+                seeds = seeds[~_member(seeds, excluded)]
+                while len(seeds) < block:
+                    more = _draw_seeds(generator, block - len(seeds))
+                    seeds = np.concatenate([seeds, more[~_member(more, excluded)]])
+            self._seeds[i] = seeds
             self._names_ahead[i] = self._code_names(self._seeds[i])
             self._seed_pos[i] = 0
 

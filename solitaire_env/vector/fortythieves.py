@@ -9,6 +9,7 @@ observations, rewards, terminations, truncations and infos for the same seeds an
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -94,6 +95,12 @@ class FortyThievesVectorEnv(BatchEnv):
     the same, as ``SyncVectorEnv`` passes options) or ``{"deal_codes": [N codes]}`` /
     ``{"deals": [N deal strings]}`` (one per env).
 
+    ``exclude_codes``: deal codes (``FT1-N-...``; anything else is a ``DealCodeError``) the
+    random deals never deal, to keep held-out evaluation deals out of training.  An excluded
+    code drawn from an env's generator is skipped (the next draw takes its place): the env deals
+    ``SyncVectorEnv``'s codes in the same order, minus the excluded ones.  Deals given in
+    ``reset(options=...)`` are played even if excluded.
+
     ``action_masks()`` returns the ``(N, 210)`` bool array of legal actions.
     """
 
@@ -116,6 +123,7 @@ class FortyThievesVectorEnv(BatchEnv):
         autoreset_mode: str | AutoresetMode = "next_step",
         copy: bool = True,
         render_mode: str | None = None,
+        exclude_codes: Iterable[str] | None = None,
     ) -> None:
         super().__init__(
             num_envs, reward=reward, win_bonus=win_bonus, obs_mode=obs_mode, obs_modes=OBS_MODES,
@@ -128,6 +136,7 @@ class FortyThievesVectorEnv(BatchEnv):
             raise ValueError(f"max_repeats must be a whole number >= 2 or None, got {max_repeats!r}")
         self.rules = FortyThievesRules(foundation_return=foundation_return)
         self.scoring = get_scoring(scoring)
+        self._exclude(exclude_codes, "FT", "N", "Forty Thieves")
         n = self.num_envs
         self.max_repeats = max_repeats
 

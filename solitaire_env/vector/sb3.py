@@ -12,19 +12,30 @@ whose episode ended in this step get keys: ``terminal_observation``,
 ``TimeLimit.truncated`` and the final info of the single env (``score``, ``moves``,
 ``cleared``, ``chain``, ``longest_chain``, ``deal_code``, ``action_mask``, after an
 illegal action ``illegal_reason``; Forty Thieves adds ``founded`` and, after a repetition,
-``truncated_reason``); the other dicts are empty.
+``truncated_reason``) and ``is_success`` (the game was won: TriPeaks ``cleared == 28``, Forty
+Thieves ``founded == 104``; what SB3's ``EvalCallback`` / sb3-contrib's ``MaskableEvalCallback``
+average into ``eval/success_rate``); the other dicts are empty.
+
+Fixed evaluation deals: ``SB3VecEnv(n, deal_codes=codes)`` (``len(codes) == n``) starts env
+``i`` on ``codes[i]`` at every ``reset()``, so ``evaluate_policy`` / ``MaskableEvalCallback``
+with ``n_eval_episodes == n`` plays each code exactly once per evaluation (an env's later
+episodes are random deals, which the evaluation does not count).  ``exclude_codes=codes`` on the
+training env keeps the same codes out of its random deals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
 
+from solitaire_env.deals import parse_deal_code
+from solitaire_env.fortythieves.rules import TOTAL_CARDS
 from solitaire_env.vector.fortythieves import FortyThievesVectorEnv
 from solitaire_env.vector.tripeaks import TriPeaksVectorEnv
+from solitaire_env.vector.tripeaks_kernels import NUM_SLOTS
 
 _FINAL_KEYS = ("score", "moves", "cleared", "chain", "longest_chain", "deal_code", "action_mask", "illegal_reason")
 #: The batch env of each game and the keys of its final infos that go into SB3's info dicts.
@@ -32,15 +43,34 @@ GAMES: dict[str, tuple[type[TriPeaksVectorEnv] | type[FortyThievesVectorEnv], tu
     "tripeaks": (TriPeaksVectorEnv, _FINAL_KEYS),
     "fortythieves": (FortyThievesVectorEnv, (*_FINAL_KEYS, "founded", "truncated_reason")),
 }
+#: The final info counter that says an episode was won, and its value then (``is_success``).
+WON: dict[str, tuple[str, int]] = {"tripeaks": ("cleared", NUM_SLOTS), "fortythieves": ("founded", TOTAL_CARDS)}
 
 
 class SB3VecEnv(VecEnv):
     """A stable-baselines3 ``VecEnv`` over a batch env (``num_envs`` games): ``game="tripeaks"``
-    (default, :class:`TriPeaksVectorEnv`) or ``"fortythieves"`` (:class:`FortyThievesVectorEnv`)."""
+    (default, :class:`TriPeaksVectorEnv`) or ``"fortythieves"`` (:class:`FortyThievesVectorEnv`).
+
+    ``env_kwargs`` go to the batch env (rules, ``reward``, ``obs_mode``, ``exclude_codes``, ...;
+    ``autoreset_mode`` is always ``"same_step"``).
+
+    ``deal_codes``: ``num_envs`` deal codes of the game; then every ``reset()`` starts env ``i``
+    on ``deal_codes[i]`` (a ``ValueError`` if the length differs, a ``DealCodeError`` for a bad
+    code, both at construction).  Unlike ``set_options({"deal_codes": ...})``, which SB3
+    consumes at the next reset only, this holds for every reset: an evaluation env for
+    ``evaluate_policy`` / ``MaskableEvalCallback`` with ``n_eval_episodes == num_envs`` plays
+    each code once per evaluation.  Episodes after an automatic reset are random deals (the
+    evaluation does not count them).  Options set with ``set_options`` take precedence for the
+    one reset they are given to.
+
+    The info of an env whose episode ended has ``is_success``: whether the game was won.
+    """
 
     env: TriPeaksVectorEnv | FortyThievesVectorEnv
 
-    def __init__(self, num_envs: int = 8, *, game: str = "tripeaks", **env_kwargs: Any) -> None:
+    def __init__(
+        self, num_envs: int = 8, *, game: str = "tripeaks", deal_codes: Sequence[str] | None = None, **env_kwargs: Any
+    ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; want one of {', '.join(GAMES)}")
         if env_kwargs.get("autoreset_mode", "same_step") != "same_step":
@@ -48,8 +78,19 @@ class SB3VecEnv(VecEnv):
         env_kwargs["autoreset_mode"] = "same_step"
         env_kwargs.setdefault("copy", True)  # SB3 keeps the previous observation while stepping
         env_class, self._final_keys = GAMES[game]
+        self._won_key, self._won_value = WON[game]
         self.game = game
         self.env = env_class(num_envs, **env_kwargs)
+        #: The deal code every reset() starts each env on (``None``: random deals).
+        self.deal_codes: list[str] | None = None
+        if deal_codes is not None:
+            if isinstance(deal_codes, str) or not isinstance(deal_codes, Iterable):
+                raise ValueError(f"deal_codes must be a list of {num_envs} deal codes, got {deal_codes!r}")
+            codes = list(deal_codes)
+            if len(codes) != num_envs:
+                raise ValueError(f"deal_codes must have one code per env ({num_envs}), got {len(codes)}")
+            self.env._check_options(codes, None)  # the batch env's check of reset(options={"deal_codes": ...})
+            self.deal_codes = [str(parse_deal_code(code)) for code in codes]
         super().__init__(num_envs, self.env.single_observation_space, self.env.single_action_space)
         self._actions = np.zeros(num_envs, dtype=np.int64)
 
@@ -61,7 +102,13 @@ class SB3VecEnv(VecEnv):
         if options and any(o != options[0] for o in options):
             raise ValueError("SB3VecEnv passes one options dict to every env; got different ones")
         seed: Any = None if all(s is None for s in seeds) else list(seeds)
-        obs, _ = self.env.reset(seed=seed, options=options[0] if options else None)
+        if options:
+            reset_options: dict[str, Any] | None = options[0]
+        elif self.deal_codes is not None:
+            reset_options = {"deal_codes": self.deal_codes}
+        else:
+            reset_options = None
+        obs, _ = self.env.reset(seed=seed, options=reset_options)
         self.reset_infos = [{} for _ in range(self.num_envs)]
         self._reset_seeds()
         self._reset_options()
@@ -84,6 +131,7 @@ class SB3VecEnv(VecEnv):
                     if key in final_info and final_info[f"_{key}"][i]:
                         value = final_info[key][i]
                         entry[key] = value.item() if isinstance(value, np.generic) else value
+                entry["is_success"] = bool(final_info[self._won_key][i] == self._won_value)
         return obs, rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:

@@ -9,6 +9,7 @@ observations, rewards, terminations, truncations and infos for the same seeds an
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -95,6 +96,14 @@ class TriPeaksVectorEnv(BatchEnv):
     the same, as ``SyncVectorEnv`` passes options) or ``{"deal_codes": [N codes]}`` /
     ``{"deals": [N deal strings]}`` (one per env).
 
+    ``exclude_codes``: deal codes the random deals never deal (to keep held-out evaluation
+    deals out of training).  Each must be a TriPeaks code of this env's rule letter (``E`` with
+    ``wrap=True``, ``C`` with ``wrap=False``; the legacy ``N`` reads as ``E``), else a
+    ``DealCodeError``: a code of the other letter could never be dealt, so it is a mistake.
+    An excluded code drawn from an env's generator is skipped (the next draw takes its place):
+    the env deals ``SyncVectorEnv``'s codes in the same order, minus the excluded ones.  Deals
+    given in ``reset(options=...)`` are played even if excluded.
+
     ``action_masks()`` returns the ``(N, 29)`` bool array of legal actions.
     """
 
@@ -120,6 +129,7 @@ class TriPeaksVectorEnv(BatchEnv):
         autoreset_mode: str | AutoresetMode = "next_step",
         copy: bool = True,
         render_mode: str | None = None,
+        exclude_codes: Iterable[str] | None = None,
     ) -> None:
         super().__init__(
             num_envs, reward=reward, win_bonus=win_bonus, obs_mode=obs_mode, obs_modes=OBS_MODES,
@@ -128,6 +138,7 @@ class TriPeaksVectorEnv(BatchEnv):
         )  # fmt: skip
         self.rules = TriPeaksRules(wrap=wrap, draw=draw, faces=faces, waste_start=waste_start, jokers=jokers)  # type: ignore[arg-type]
         self.scoring = get_scoring(scoring)
+        self._exclude(exclude_codes, "TP", self.rules.rule_letter, f"wrap={self.rules.wrap}")
         n = self.num_envs
 
         cfg = self._config(K)

@@ -1,0 +1,86 @@
+"""Policy features for TriPeaks: the rank relations of the visible cards, computed from the flat observation.
+
+A multilayer perceptron on the flat observation (``docs/observations.md``) has to learn by
+itself which two cards are one rank apart: a relation between 13-value one-hots of 29 places
+(28 slots and the waste), which it learns slowly. :class:`TriPeaksChainFeatures` hands it over:
+a fixed (not learned) bilinear map of the observation, appended to it:
+
+- ``playable[s]``: the face-up card of slot ``s`` is one rank from the waste top (or the waste
+  top is a joker): 28 values;
+- ``linked[s, t]`` (``s < t``): the face-up cards of slots ``s`` and ``t`` are one rank apart,
+  i.e. one can follow the other in a chain: 378 values.
+
+"One rank apart" follows the rules: with ``wrap`` (Easy) K and A are adjacent too. The features
+use only the observation, so they show nothing the observation does not (the policy plays
+fair); they are part of the policy (SB3 saves the class and its ``wrap`` with the model).
+
+Use: ``MaskablePPO("MlpPolicy", env, policy_kwargs={"features_extractor_class":
+TriPeaksChainFeatures, "features_extractor_kwargs": {"wrap": True}})``, or in a training config
+``ppo: {features: chain}`` (:mod:`agents.train`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+from solitaire_env.tripeaks.observe import FLAT_SIZE, SLOT_SIZE, WASTE_OFFSET
+
+__all__ = ["TriPeaksChainFeatures", "adjacency"]
+
+NUM_SLOTS = 28
+NUM_RANKS = 13
+_RANK_START = 2  # a slot block: 0 face down, 1 removed, 2..14 rank one-hot, 15..18 suit
+_WASTE_JOKER = 17  # a waste block: 0..12 rank one-hot, 13..16 suit, 17 joker, 18 empty
+
+
+def adjacency(wrap: bool) -> np.ndarray:
+    """The 13 x 13 matrix of ranks one apart (A..K; with ``wrap`` K-A too)."""
+    adj = np.zeros((NUM_RANKS, NUM_RANKS), dtype=np.float32)
+    for r in range(NUM_RANKS - 1):
+        adj[r, r + 1] = adj[r + 1, r] = 1.0
+    if wrap:
+        adj[0, NUM_RANKS - 1] = adj[NUM_RANKS - 1, 0] = 1.0
+    return adj
+
+
+class TriPeaksChainFeatures(BaseFeaturesExtractor):
+    """The flat TriPeaks observation followed by ``playable`` (28) and ``linked`` (378); see the module docstring."""
+
+    def __init__(self, observation_space: spaces.Box, wrap: bool = True) -> None:
+        if observation_space.shape != (FLAT_SIZE,):
+            raise ValueError(
+                f"TriPeaksChainFeatures reads the flat TriPeaks observation ({FLAT_SIZE},), got {observation_space}"
+            )
+        pairs = np.triu_indices(NUM_SLOTS, k=1)
+        super().__init__(observation_space, FLAT_SIZE + NUM_SLOTS + len(pairs[0]))
+        self.wrap = bool(wrap)
+        self.register_buffer("adj", torch.as_tensor(adjacency(self.wrap)))
+        self.register_buffer("pair_s", torch.as_tensor(pairs[0], dtype=torch.long))
+        self.register_buffer("pair_t", torch.as_tensor(pairs[1], dtype=torch.long))
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        batch = observations.shape[0]
+        slots = observations[:, : NUM_SLOTS * SLOT_SIZE].reshape(batch, NUM_SLOTS, SLOT_SIZE)
+        ranks = slots[:, :, _RANK_START : _RANK_START + NUM_RANKS]  # (B, 28, 13), zero unless face up
+        waste = observations[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]  # (B, 13)
+        joker = observations[:, WASTE_OFFSET + _WASTE_JOKER : WASTE_OFFSET + _WASTE_JOKER + 1]  # (B, 1)
+        adj: torch.Tensor = self.adj  # type: ignore[assignment]
+        near = ranks @ adj  # (B, 28, 13): the ranks one apart from each slot's card
+        playable = torch.einsum("bsr,br->bs", near, waste) + joker * ranks.sum(dim=2)
+        pair_s: torch.Tensor = self.pair_s  # type: ignore[assignment]
+        pair_t: torch.Tensor = self.pair_t  # type: ignore[assignment]
+        linked = torch.einsum("bsr,btr->bst", near, ranks)[:, pair_s, pair_t]
+        return torch.cat([observations, playable, linked], dim=1)
+
+    def extra_repr(self) -> str:
+        return f"wrap={self.wrap}"
+
+
+def chain_policy_kwargs(wrap: bool) -> dict[str, Any]:
+    """``policy_kwargs`` that put :class:`TriPeaksChainFeatures` in front of the MLP."""
+    return {"features_extractor_class": TriPeaksChainFeatures, "features_extractor_kwargs": {"wrap": bool(wrap)}}

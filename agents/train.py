@@ -1,0 +1,688 @@
+"""Training: MaskablePPO (sb3-contrib) on the numba batch env, from a validated YAML config.
+
+    solitaire-env train --config configs/ppo_tripeaks_easy.yaml
+    python -c "from agents.train import train; train('configs/ppo_smoke.yaml')"
+
+One run, in order (every path under the config's ``out`` folder):
+
+1. the deal codes: ``validation`` (evaluated while training) and ``test`` (evaluated at the end)
+   are drawn like an evaluation run's (:func:`~solitaire_env.solver.stats.draw_codes`), and the
+   training stream never deals one of them (the batch env's ``exclude_codes``);
+2. MaskablePPO learns on :class:`~solitaire_env.vector.sb3.SB3VecEnv` (``num_envs`` games) until
+   ``timesteps`` env steps or ``minutes`` of wall time, whichever comes first, with a tqdm
+   progress bar on stderr and TensorBoard logs in ``tensorboard/``;
+3. every ``validation.every`` env steps, sb3-contrib's ``MaskableEvalCallback`` plays every
+   validation deal once with masks (deterministic policy) and keeps the best model by mean
+   reward in ``best_model.zip``;
+4. at the end: ``model.zip`` (the last weights) and ``best_model.zip``, each with its sidecar
+   JSON for the ``ppo`` agent; the ``test`` evaluation through the evaluation harness (the
+   ``ppo`` agent on ``best_model.zip`` next to the config's comparison agents, same deal codes,
+   paired McNemar tests) in ``test/``; ``metrics.json``; ``learning_curve.png``.
+
+The config keys, their defaults and the decisions behind them are in ``docs/training.md``.
+Every bad value is a :class:`~agents.config.ConfigError` with a one-line message.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import GameName
+from agents.config import (
+    CODE_GAME,
+    ENV_OPTIONS,
+    ConfigError,
+    EvalConfig,
+    _agents,
+    _game,
+    _rules,
+    _str,
+    load_config_file,
+)
+
+__all__ = ["PPO_KEYS", "TRAIN_KEYS", "TrainConfig", "TrainResult", "evaluate_model", "load_train_config", "train"]
+
+#: The keys of a training config.
+TRAIN_KEYS = (
+    "game",
+    "rules",
+    "env",
+    "num_envs",
+    "seed",
+    "timesteps",
+    "minutes",
+    "ppo",
+    "validation",
+    "test",
+    "out",
+    "resume",
+)
+#: The keys of its ``ppo`` block: MaskablePPO's keyword arguments, the policy and the network.
+PPO_KEYS = (
+    "policy",
+    "features",
+    "net_arch",
+    "activation_fn",
+    "learning_rate",
+    "n_steps",
+    "batch_size",
+    "n_epochs",
+    "gamma",
+    "gae_lambda",
+    "clip_range",
+    "normalize_advantage",
+    "ent_coef",
+    "vf_coef",
+    "max_grad_norm",
+    "target_kl",
+    "torch_threads",
+)
+_PPO_FLOATS = ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef", "max_grad_norm")
+_PPO_INTS = ("n_steps", "batch_size", "n_epochs", "torch_threads")
+_POLICIES = ("MlpPolicy", "MultiInputPolicy")
+_ACTIVATIONS = ("tanh", "relu")
+#: ``ppo.features``: what stands in front of the MLP (:mod:`agents.features`); ``none``: the observation itself.
+_FEATURES = ("none", "chain")
+_VALIDATION_KEYS = ("deals", "seed", "every")
+_TEST_KEYS = ("deals", "seed", "agents", "workers")
+#: Env keywords of the batch env a training config may set (besides the rule options of
+#: :data:`agents.config.ENV_OPTIONS`); ``wrap`` comes from ``rules``.
+_TRAIN_ENV_OPTIONS = ("reward", "win_bonus", "obs_mode", "illegal_action", "illegal_penalty")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """A validated training run (build it with :meth:`from_mapping` to get every check)."""
+
+    game: GameName = "tripeaks"
+    rules: str = "E"
+    env: tuple[tuple[str, Any], ...] = ()
+    num_envs: int = 256
+    seed: int = 0
+    timesteps: int = 1_000_000
+    minutes: float | None = None
+    ppo: tuple[tuple[str, Any], ...] = ()
+    validation_deals: int = 200
+    validation_seed: int = 1
+    validation_every: int = 500_000
+    test_deals: int = 1000
+    test_seed: int = 0
+    test_agents: tuple[Any, ...] = ()
+    test_workers: int | None = None
+    out: str = "runs/ppo"
+    resume: str | None = None
+    source: str | None = field(default=None, compare=False)
+
+    @property
+    def env_kwargs(self) -> dict[str, Any]:
+        """The batch env's keywords (``wrap`` included, from ``rules``)."""
+        kwargs = dict(self.env)
+        if self.game == "tripeaks":
+            kwargs["wrap"] = self.rules == "E"
+        return kwargs
+
+    @property
+    def rule_kwargs(self) -> dict[str, Any]:
+        """The keywords that change the game (what an evaluation run takes as ``env``)."""
+        return {k: v for k, v in self.env if k in ENV_OPTIONS[self.game]}
+
+    @property
+    def ppo_kwargs(self) -> dict[str, Any]:
+        return dict(self.ppo)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as a mapping :meth:`from_mapping` accepts (what ``metrics.json`` stores)."""
+        return {
+            "game": self.game,
+            "rules": self.rules,
+            "env": dict(self.env),
+            "num_envs": self.num_envs,
+            "seed": self.seed,
+            "timesteps": self.timesteps,
+            "minutes": self.minutes,
+            "ppo": self.ppo_kwargs,
+            "validation": {
+                "deals": self.validation_deals,
+                "seed": self.validation_seed,
+                "every": self.validation_every,
+            },
+            "test": {
+                "deals": self.test_deals,
+                "seed": self.test_seed,
+                "agents": [a.to_dict() for a in self.test_agents],
+                "workers": self.test_workers,
+            },
+            "out": self.out,
+            "resume": self.resume,
+        }
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], source: str | None = None) -> TrainConfig:
+        """Validate ``data`` (keys of :data:`TRAIN_KEYS`; absent keys take their defaults)."""
+        where = f"{source}: " if source else ""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"{where}want a mapping of settings, got {type(data).__name__}")
+        _known(data, TRAIN_KEYS, where, "")
+        get = data.get
+        game = _game(get("game"), where)
+        rules = _rules(get("rules"), game, where)
+        env = _train_env(get("env"), game, where)
+        validation = _block(get("validation"), "validation", _VALIDATION_KEYS, where)
+        test = _block(get("test"), "test", _TEST_KEYS, where)
+        minutes = get("minutes")
+        if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes <= 0):
+            raise ConfigError(
+                f"{where}minutes: want a number of minutes > 0 (or null for no time limit), got {minutes!r}"
+            )
+        resume = _str(get("resume"), "resume", where)
+        if resume is not None and not (os.path.isfile(resume) or os.path.isfile(resume + ".zip")):
+            raise ConfigError(f"{where}resume: model file {resume!r} not found")
+        test_agents = test.get("agents")
+        config = cls(
+            game=game,
+            rules=rules,
+            env=tuple(env.items()),
+            num_envs=_whole(get("num_envs"), "num_envs", where, 1, 256),
+            seed=_whole(get("seed"), "seed", where, 0, 0),
+            timesteps=_whole(get("timesteps"), "timesteps", where, 1, 1_000_000),
+            minutes=None if minutes is None else float(minutes),
+            ppo=tuple(_ppo(get("ppo"), env, game, where).items()),
+            validation_deals=_whole(validation.get("deals"), "validation.deals", where, 1, 200),
+            validation_seed=_whole(validation.get("seed"), "validation.seed", where, 0, 1),
+            validation_every=_whole(validation.get("every"), "validation.every", where, 1, 500_000),
+            test_deals=_whole(test.get("deals"), "test.deals", where, 0, 1000),
+            test_seed=_whole(test.get("seed"), "test.seed", where, 0, 0),
+            test_agents=() if test_agents in (None, []) else _agents(test_agents, f"{where}test."),
+            test_workers=_whole(test.get("workers"), "test.workers", where, 1, None),
+            out=_str(get("out"), "out", where) or "runs/ppo",
+            resume=resume,
+            source=source,
+        )
+        if config.test_deals and config.validation_seed == config.test_seed:
+            raise ConfigError(
+                f"{where}validation.seed and test.seed are both {config.test_seed}: the validation deals "
+                "would be test deals; give them different seeds"
+            )
+        config.check_env(where)
+        config.check_test_agents(where)
+        return config
+
+    def check_env(self, where: str = "") -> None:
+        """Make the batch env once: a bad env value fails here, naming the keyword."""
+        from solitaire_env.vector.sb3 import GAMES
+
+        try:
+            GAMES[self.game][0](1, **self.env_kwargs).close()
+        except (ValueError, TypeError) as error:
+            raise ConfigError(f"{where}env: {' '.join(str(error).split())}") from None
+
+    def check_test_agents(self, where: str = "") -> None:
+        """The comparison agents exist for the game and can be built (as an evaluation checks them)."""
+        if self.test_agents:
+            EvalConfig(game=self.game, rules=self.rules, agents=self.test_agents).check_agents(f"{where}test: ")
+
+
+def _known(data: Mapping[str, Any], keys: Sequence[str], where: str, block: str) -> None:
+    unknown = [k for k in data if k not in keys]
+    if unknown:
+        plural = "s" if len(unknown) > 1 else ""
+        raise ConfigError(
+            f"{where}{block}unknown key{plural} {', '.join(map(repr, unknown))}; known: {', '.join(keys)}"
+        )
+
+
+def _block(value: Any, name: str, keys: Sequence[str], where: str) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}{name}: want a mapping with keys {', '.join(keys)}, got {value!r}")
+    _known(value, keys, where, f"{name}: ")
+    return value
+
+
+def _whole(value: Any, key: str, where: str, minimum: int, default: int | None) -> Any:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{where}{key}: want a whole number >= {minimum}, got {value!r}")
+    return value
+
+
+def _train_env(value: Any, game: GameName, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}env: want a mapping of env keywords, got {value!r}")
+    allowed = (*ENV_OPTIONS[game], *_TRAIN_ENV_OPTIONS)
+    for key in value:
+        if key == "wrap":
+            raise ConfigError(f"{where}env: wrap comes from the deal codes' rule letter: set rules: E or C")
+        if key not in allowed:
+            raise ConfigError(f"{where}env: unknown {game} keyword {key!r}; allowed: {', '.join(allowed)}")
+    mode = value.get("obs_mode", "flat")
+    if isinstance(mode, str) and mode.startswith("oracle"):
+        raise ConfigError(
+            f"{where}env: obs_mode {mode!r} shows hidden cards; a trained policy plays fair (flat or dict)"
+        )
+    return dict(value)
+
+
+def _ppo(value: Any, env: Mapping[str, Any], game: GameName, where: str) -> dict[str, Any]:
+    if value is None:
+        value = {}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}ppo: want a mapping of MaskablePPO settings, got {value!r}")
+    _known(value, PPO_KEYS, where, "ppo: ")
+    out = dict(value)
+    for key in _PPO_FLOATS:
+        v = out.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or v < 0 or not math.isfinite(v)):
+            raise ConfigError(f"{where}ppo.{key}: want a number >= 0, got {v!r}")
+    for key in _PPO_INTS:
+        v = out.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise ConfigError(f"{where}ppo.{key}: want a whole number >= 1, got {v!r}")
+    target_kl = out.get("target_kl")
+    if target_kl is not None and (
+        isinstance(target_kl, bool) or not isinstance(target_kl, int | float) or target_kl <= 0
+    ):
+        raise ConfigError(f"{where}ppo.target_kl: want a number > 0 or null, got {target_kl!r}")
+    if "normalize_advantage" in out and not isinstance(out["normalize_advantage"], bool):
+        raise ConfigError(f"{where}ppo.normalize_advantage: want true or false, got {out['normalize_advantage']!r}")
+    want_policy = "MultiInputPolicy" if env.get("obs_mode") == "dict" else "MlpPolicy"
+    policy = out.setdefault("policy", want_policy)
+    if policy not in _POLICIES:
+        raise ConfigError(f"{where}ppo.policy: want one of {', '.join(_POLICIES)}, got {policy!r}")
+    if policy != want_policy:
+        raise ConfigError(
+            f"{where}ppo.policy: obs_mode {env.get('obs_mode', 'flat')!r} needs {want_policy}, got {policy!r}"
+        )
+    arch = out.get("net_arch")
+    if arch is not None and not _net_arch(arch):
+        raise ConfigError(
+            f"{where}ppo.net_arch: want a list of layer sizes ([256, 256]) or {{pi: [...], vf: [...]}}, got {arch!r}"
+        )
+    features = out.get("features")
+    if features is not None and features not in _FEATURES:
+        raise ConfigError(f"{where}ppo.features: want one of {', '.join(_FEATURES)} or null, got {features!r}")
+    if features == "chain" and (game != "tripeaks" or env.get("obs_mode", "flat") != "flat"):
+        raise ConfigError(
+            f"{where}ppo.features: chain reads the flat TriPeaks observation (game tripeaks, obs_mode flat)"
+        )
+    act = out.get("activation_fn")
+    if act is not None and act not in _ACTIVATIONS:
+        raise ConfigError(f"{where}ppo.activation_fn: want one of {', '.join(_ACTIVATIONS)}, got {act!r}")
+    return out
+
+
+def _net_arch(arch: Any) -> bool:
+    def sizes(v: Any) -> bool:
+        return isinstance(v, list) and all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in v)
+
+    if isinstance(arch, Mapping):
+        return set(arch) == {"pi", "vf"} and all(sizes(v) for v in arch.values())
+    return sizes(arch)
+
+
+def load_train_config(path: str, **overrides: Any) -> TrainConfig:
+    """Read and validate a YAML training config; ``overrides`` (not ``None``) replace its keys."""
+    data = load_config_file(path)
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    return TrainConfig.from_mapping(data, source=path)
+
+
+# --------------------------------------------------------------------------- deal codes
+
+
+def deal_sets(config: TrainConfig) -> tuple[list[str], list[str]]:
+    """The validation and test deal codes (the test codes are an evaluation run's: same seed, same codes)."""
+    from solitaire_env.solver.stats import draw_codes
+
+    game = CODE_GAME[config.game]
+    validation = draw_codes(config.validation_deals, config.validation_seed, game, config.rules)  # type: ignore[arg-type]
+    test = draw_codes(config.test_deals, config.test_seed, game, config.rules)  # type: ignore[arg-type]
+    return validation, test
+
+
+# --------------------------------------------------------------------------- evaluation in the batch env
+
+
+def evaluate_model(
+    model: Any, codes: Sequence[str], game: GameName = "tripeaks", env_kwargs: Mapping[str, Any] | None = None
+) -> dict[str, np.ndarray]:
+    """Play each deal code once in the batch env with the model's deterministic masked policy.
+
+    Returns per-deal arrays (in the order of ``codes``): ``won``, ``progress`` (cards cleared,
+    TriPeaks; cards founded, Forty Thieves), ``score`` and ``reward`` (the episode's return).
+    The same policy and observations as the ``ppo`` agent, so the two give the same games.
+    """
+    from solitaire_env.vector.sb3 import SB3VecEnv
+
+    n = len(codes)
+    if n == 0:
+        return {k: np.zeros(0) for k in ("won", "progress", "score", "reward")}
+    kwargs = {k: v for k, v in (env_kwargs or {}).items() if k not in ("autoreset_mode", "copy")}
+    env = SB3VecEnv(n, game=game, deal_codes=list(codes), **kwargs)
+    progress_key = "cleared" if game == "tripeaks" else "founded"
+    obs = env.reset()
+    done = np.zeros(n, dtype=bool)
+    out = {
+        "won": np.zeros(n, dtype=bool),
+        "progress": np.zeros(n, dtype=np.int64),
+        "score": np.zeros(n, dtype=np.int64),
+        "reward": np.zeros(n, dtype=np.float64),
+    }
+    try:
+        while not done.all():
+            actions, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+            obs, rewards, dones, infos = env.step(actions)
+            out["reward"][~done] += rewards[~done]
+            for i in np.flatnonzero(dones & ~done):
+                done[i] = True
+                out["won"][i] = bool(infos[i]["is_success"])
+                out["progress"][i] = infos[i][progress_key]
+                out["score"][i] = infos[i]["score"]
+    finally:
+        env.close()
+    return out
+
+
+# --------------------------------------------------------------------------- the run
+
+
+@dataclass
+class TrainResult:
+    """What a run made: the folder, the files, and the metrics written to ``metrics.json``."""
+
+    out: Path
+    files: dict[str, str]
+    metrics: dict[str, Any]
+
+
+def _policy_kwargs(ppo: dict[str, Any], rules: str) -> dict[str, Any]:
+    import torch
+
+    kwargs: dict[str, Any] = {}
+    if ppo.get("features") == "chain":
+        from agents.features import chain_policy_kwargs
+
+        kwargs.update(chain_policy_kwargs(wrap=rules == "E"))
+    if "net_arch" in ppo:
+        kwargs["net_arch"] = ppo["net_arch"]
+    if "activation_fn" in ppo:
+        kwargs["activation_fn"] = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[ppo["activation_fn"]]
+    return kwargs
+
+
+def train(
+    config: TrainConfig | Mapping[str, Any] | str,
+    *,
+    progress: bool = True,
+    log: Any = None,
+) -> TrainResult:
+    """Run a training config (a :class:`TrainConfig`, a mapping, or a YAML path); see the module docstring.
+
+    ``progress`` shows a tqdm bar on stderr; ``log`` is a ``print``-like function for the run's
+    few lines of news (default: print to stderr).
+    """
+    if isinstance(config, str):
+        config = load_train_config(config)
+    elif not isinstance(config, TrainConfig):
+        config = TrainConfig.from_mapping(config)
+    return _run(config, progress, log)
+
+
+def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
+    """:func:`train` of a validated config."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
+    from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from agents.ppo import write_sidecar
+    from solitaire_env.vector.sb3 import SB3VecEnv
+
+    say = log or (lambda *a: print(*a, file=sys.stderr, flush=True))
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    ppo = config.ppo_kwargs
+    threads = int(ppo.pop("torch_threads", 2))
+    torch.set_num_threads(threads)
+    policy = ppo.pop("policy", "MlpPolicy")
+    policy_kwargs = _policy_kwargs(ppo, config.rules)
+    ppo.pop("features", None)
+    ppo.pop("net_arch", None)
+    ppo.pop("activation_fn", None)
+
+    validation_codes, test_codes = deal_sets(config)
+    env_kwargs = config.env_kwargs
+    env = VecMonitor(
+        SB3VecEnv(config.num_envs, game=config.game, exclude_codes=validation_codes + test_codes, **env_kwargs)
+    )
+    env.seed(config.seed)
+    eval_env = VecMonitor(SB3VecEnv(len(validation_codes), game=config.game, deal_codes=validation_codes, **env_kwargs))
+    tb_dir = out / "tensorboard"
+    if config.resume:
+        model = MaskablePPO.load(config.resume, env=env, device="cpu", tensorboard_log=str(tb_dir), **ppo)
+        say(f"resuming {config.resume} at {model.num_timesteps:,} timesteps")
+    else:
+        model = MaskablePPO(
+            policy,
+            env,
+            seed=config.seed,
+            device="cpu",
+            tensorboard_log=str(tb_dir),
+            policy_kwargs=policy_kwargs or None,
+            verbose=0,
+            **ppo,
+        )
+    start_steps = model.num_timesteps
+    curve: list[dict[str, float]] = []
+
+    class Watch(BaseCallback):
+        """The time limit, the progress bar and the training curve (mean episode return per rollout)."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.start = time.perf_counter()
+            self.stopped_by = "timesteps"
+            self.bar: Any = None
+
+        def _on_training_start(self) -> None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=config.timesteps,
+                unit="step",
+                unit_scale=True,
+                desc="training",
+                disable=not progress,
+                file=sys.stderr,
+            )
+
+        def _on_rollout_end(self) -> None:
+            buffer = self.model.ep_info_buffer
+            if buffer:
+                curve.append(
+                    {
+                        "timesteps": float(self.num_timesteps),
+                        "seconds": time.perf_counter() - self.start,
+                        "episode_return": float(np.mean([e["r"] for e in buffer])),
+                        "episode_length": float(np.mean([e["l"] for e in buffer])),
+                    }
+                )
+
+        def _on_step(self) -> bool:
+            if self.bar is not None:
+                self.bar.n = self.num_timesteps - start_steps
+                if self.n_calls % 16 == 0:
+                    if evaluation.evaluations_timesteps:
+                        self.bar.set_postfix(validation=f"{evaluation.last_mean_reward:.2f}", refresh=False)
+                    self.bar.refresh()
+            if config.minutes is not None and time.perf_counter() - self.start >= 60.0 * config.minutes:
+                self.stopped_by = "minutes"
+                return False
+            return True
+
+        def _on_training_end(self) -> None:
+            if self.bar is not None:
+                self.bar.n = self.num_timesteps - start_steps
+                self.bar.close()
+
+    evaluation = MaskableEvalCallback(
+        eval_env,
+        n_eval_episodes=len(validation_codes),
+        eval_freq=max(1, config.validation_every // config.num_envs),
+        best_model_save_path=str(out),
+        log_path=str(out),
+        deterministic=True,
+        warn=False,
+        verbose=0,
+    )
+    watch = Watch()
+    say(
+        f"training MaskablePPO on {config.num_envs} {config.game} games ({config.rules}); "
+        f"{config.timesteps:,} timesteps"
+        + (f" or {config.minutes:g} minutes" if config.minutes else "")
+        + f"; validation: {len(validation_codes)} deals every {config.validation_every:,} steps; out: {out}"
+    )
+    learn_start = time.perf_counter()
+    model.learn(
+        total_timesteps=config.timesteps,
+        callback=CallbackList([watch, evaluation]),
+        reset_num_timesteps=not config.resume,
+        tb_log_name="ppo",
+    )
+    learn_seconds = time.perf_counter() - learn_start
+    env.close()
+
+    # a last validation at the final weights (unless the last step just made one), then the models
+    if not evaluation.evaluations_timesteps or evaluation.evaluations_timesteps[-1] != model.num_timesteps:
+        evaluation.n_calls = evaluation.eval_freq - 1
+        evaluation.on_step()
+    eval_env.close()
+    model_path = out / "model.zip"
+    model.save(str(model_path))
+    sidecar_kwargs = {k: v for k, v in env_kwargs.items()}
+    files = {"model": str(model_path), "model_sidecar": str(write_sidecar(model_path, config.game, sidecar_kwargs))}
+    best_path = out / "best_model.zip"
+    if not best_path.exists():  # no validation beat -inf: cannot happen, but keep the result usable
+        model.save(str(best_path))
+    files["best_model"] = str(best_path)
+    files["best_model_sidecar"] = str(write_sidecar(best_path, config.game, sidecar_kwargs))
+    files["tensorboard"] = str(tb_dir)
+    files["evaluations"] = str(out / "evaluations.npz")
+
+    validation = _validation_rows(evaluation, config.game)
+    steps = model.num_timesteps - start_steps
+    metrics: dict[str, Any] = {
+        "config": config.to_dict(),
+        "source": config.source,
+        "timesteps": int(model.num_timesteps),
+        "timesteps_this_run": int(steps),
+        "learn_seconds": round(learn_seconds, 1),
+        "steps_per_second": round(steps / learn_seconds, 1) if learn_seconds > 0 else None,
+        "stopped_by": watch.stopped_by,
+        "torch_threads": threads,
+        "validation": validation,
+        "best_validation": max(validation, key=lambda r: r["mean_reward"]) if validation else None,
+        "training_curve": curve,
+    }
+
+    # the test: the ppo agent on the best model next to the comparison agents, on the test codes
+    if config.test_deals:
+        metrics["test"] = _test(config, best_path, out, say)
+        files["test"] = str(out / "test")
+        # the same policy on the same deals in the batch env: a check of the harness's games
+        best = MaskablePPO.load(str(best_path), device="cpu")
+        batch = evaluate_model(best, test_codes, config.game, env_kwargs)
+        metrics["test"]["batch_check"] = {
+            "wins": int(batch["won"].sum()),
+            "mean_progress": float(batch["progress"].mean()),
+            "mean_score": float(batch["score"].mean()),
+        }
+    curve_path = _plot(metrics, out / "learning_curve.png", config)
+    if curve_path is not None:
+        files["learning_curve"] = str(curve_path)
+    metrics["files"] = files
+    (out / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    files["metrics"] = str(out / "metrics.json")
+    return TrainResult(out=out, files=files, metrics=metrics)
+
+
+def _validation_rows(evaluation: Any, game: GameName) -> list[dict[str, Any]]:
+    rows = []
+    successes = evaluation.evaluations_successes
+    for k, (steps, results) in enumerate(zip(evaluation.evaluations_timesteps, evaluation.evaluations_results)):
+        row: dict[str, Any] = {"timesteps": int(steps), "mean_reward": float(np.mean(results))}
+        if k < len(successes):
+            row["win_rate"] = float(np.mean(successes[k]))
+        rows.append(row)
+    return rows
+
+
+def _test(config: TrainConfig, best_path: Path, out: Path, say: Any) -> dict[str, Any]:
+    from agents.config import AgentSpec
+    from agents.evaluate import evaluate
+
+    ppo_spec = AgentSpec("ppo", (("model", str(best_path)),))
+    eval_config = EvalConfig.from_mapping(
+        {
+            "game": config.game,
+            "rules": config.rules,
+            "env": config.rule_kwargs,
+            "deals": config.test_deals,
+            "seed": config.test_seed,
+            "agents": [ppo_spec.to_dict(), *(a.to_dict() for a in config.test_agents)],
+            "workers": config.test_workers,
+            "out": str(out / "test"),
+        }
+    )
+    agents = ", ".join(a.key for a in eval_config.agents)
+    say(f"test: {config.test_deals} held-out deals (seed {config.test_seed}), agents: {agents}")
+    result = evaluate(eval_config, progress=False)
+    say(result.table())
+    return {"summary": result.summary(), "pairs": result.pairs(), "agent": ppo_spec.key, "table": result.table()}
+
+
+def _plot(metrics: dict[str, Any], path: Path, config: TrainConfig) -> Path | None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    curve = metrics["training_curve"]
+    validation = metrics["validation"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    if curve:
+        left.plot([r["timesteps"] for r in curve], [r["episode_return"] for r in curve], lw=1)
+    left.set_xlabel("env steps")
+    left.set_ylabel("mean episode return (training, last 100 episodes)")
+    left.grid(alpha=0.3)
+    x = [r["timesteps"] for r in validation]
+    if validation and "win_rate" in validation[0] and config.game == "tripeaks":
+        right.plot(x, [100 * r.get("win_rate", 0.0) for r in validation], marker="o")
+        right.set_ylabel(f"validation win rate, % ({config.validation_deals} deals)")
+    else:
+        right.plot(x, [r["mean_reward"] for r in validation], marker="o")
+        right.set_ylabel(f"validation mean return ({config.validation_deals} deals)")
+    right.set_xlabel("env steps")
+    right.grid(alpha=0.3)
+    fig.suptitle(f"MaskablePPO, {config.game} ({config.rules}): {config.source or config.out}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

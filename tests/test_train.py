@@ -1,0 +1,218 @@
+"""``solitaire-env train``: configs, the smoke run, resume, the outputs, and a model on other rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+pytest.importorskip("sb3_contrib")
+
+from agents.config import ConfigError
+from agents.train import TrainConfig, deal_sets, evaluate_model, load_train_config, train
+from solitaire_env.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = ROOT / "configs"
+PUBLISHED = ["ppo_smoke.yaml", "ppo_tripeaks_easy.yaml", "ppo_tripeaks_classic.yaml", "ppo_fortythieves.yaml"]
+
+
+def tiny(tmp_path: Path, **changes: object) -> dict[str, object]:
+    """The smoke config, smaller still, writing under ``tmp_path``."""
+    data = yaml.safe_load((CONFIGS / "ppo_smoke.yaml").read_text())
+    data.update(
+        {
+            "num_envs": 8,
+            "timesteps": 512,
+            "validation": {"deals": 8, "seed": 1, "every": 256},
+            "test": {"deals": 6, "seed": 0, "agents": ["random"], "workers": 1},
+            "out": str(tmp_path / "run"),
+        }
+    )
+    data["ppo"] = {**data["ppo"], "n_steps": 32, "batch_size": 64, "n_epochs": 1}  # type: ignore[dict-item]
+    data.update(changes)
+    return data
+
+
+# --------------------------------------------------------------------------- configs
+
+
+@pytest.mark.parametrize("name", PUBLISHED)
+def test_published_configs_validate(name: str) -> None:
+    config = load_train_config(str(CONFIGS / name))
+    assert config.test_seed != config.validation_seed
+    assert not str(dict(config.env).get("obs_mode", "flat")).startswith("oracle")
+
+
+def test_easy_config_is_the_published_evaluation() -> None:
+    """The Easy run's test deals are the 1000 deals of configs/eval_tripeaks_easy.yaml (seed 0, rules E)."""
+    config = load_train_config(str(CONFIGS / "ppo_tripeaks_easy.yaml"))
+    evaluation = yaml.safe_load((CONFIGS / "eval_tripeaks_easy.yaml").read_text())
+    assert (config.test_deals, config.test_seed, config.rules) == (evaluation["deals"], evaluation["seed"], "E")
+    assert config.minutes is not None and config.minutes <= 60
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"bogus": 1}, "unknown key 'bogus'"),
+        ({"game": "chess"}, "game: want tripeaks"),
+        ({"rules": "Q"}, "rules:"),
+        ({"num_envs": 0}, "num_envs: want a whole number >= 1"),
+        ({"timesteps": "many"}, "timesteps: want a whole number"),
+        ({"minutes": -3}, "minutes: want a number of minutes > 0"),
+        ({"env": {"wrap": True}}, "wrap comes from the deal codes"),
+        ({"env": {"obs_mode": "oracle"}}, "shows hidden cards"),
+        ({"env": {"reward": "money"}}, "unknown reward"),
+        ({"env": {"foundation_return": True}}, "unknown tripeaks keyword 'foundation_return'"),
+        ({"ppo": {"learning_rate": "fast"}}, "ppo.learning_rate: want a number"),
+        ({"ppo": {"n_steps": 0}}, "ppo.n_steps: want a whole number >= 1"),
+        ({"ppo": {"net_arch": [64, "x"]}}, "ppo.net_arch"),
+        ({"ppo": {"policy": "CnnPolicy"}}, "ppo.policy"),
+        ({"ppo": {"gamma": 0.9, "lr": 1}}, "ppo: unknown key 'lr'"),
+        ({"env": {"obs_mode": "dict"}, "ppo": {"policy": "MlpPolicy"}}, "needs MultiInputPolicy"),
+        ({"validation": {"deals": 8, "seed": 0}}, "validation.seed and test.seed are both 0"),
+        ({"validation": {"often": 1}}, "validation: unknown key 'often'"),
+        ({"test": {"agents": ["no_such_agent"]}}, "unknown agent 'no_such_agent'"),
+        ({"resume": "nowhere/model.zip"}, "resume: model file 'nowhere/model.zip' not found"),
+    ],
+)
+def test_bad_configs_fail_in_one_line(tmp_path: Path, change: dict[str, object], message: str) -> None:
+    data = tiny(tmp_path)
+    data.update(change)
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(".", r"\.")) as info:
+        TrainConfig.from_mapping(data, source="x.yaml")
+    assert "\n" not in str(info.value)
+    assert str(info.value).startswith("x.yaml: ")
+
+
+def test_cli_bad_config_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("game: tripeaks\nnum_envs: -1\n")
+    assert main(["train", "--config", str(path)]) != 0
+    err = capsys.readouterr().err
+    assert "num_envs" in err and len(err.strip().splitlines()) == 1
+    assert main(["train", "--config", str(tmp_path / "missing.yaml")]) != 0
+    assert main(["train", "--config", str(path), "--minutes", "0"]) != 0
+
+
+def test_cli_dry_run(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--config", str(CONFIGS / "ppo_tripeaks_easy.yaml"), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "config ok: tripeaks, rules E" in out and "test: 1000 deals (seed 0)" in out
+
+
+def test_held_out_deals_are_disjoint(tmp_path: Path) -> None:
+    config = TrainConfig.from_mapping(tiny(tmp_path, validation={"deals": 50, "seed": 1}, test={"deals": 50}))
+    validation, test = deal_sets(config)
+    assert len(validation) == len(test) == 50
+    assert not set(validation) & set(test)
+
+
+# --------------------------------------------------------------------------- runs
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """One tiny training run (shared by the tests below)."""
+    tmp = tmp_path_factory.mktemp("train")
+    result = train(TrainConfig.from_mapping(tiny(tmp)), progress=False, log=lambda *a: None)
+    return {"result": result, "tmp": tmp}
+
+
+def test_smoke_run_writes_everything(smoke: dict[str, object]) -> None:
+    result = smoke["result"]
+    out = result.out  # type: ignore[attr-defined]
+    for name in ("model.zip", "model.json", "best_model.zip", "best_model.json", "metrics.json", "evaluations.npz"):
+        assert (out / name).is_file(), name
+    assert (out / "learning_curve.png").stat().st_size > 1000
+    assert any((out / "tensorboard").rglob("events.out.tfevents.*"))
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["timesteps"] >= 512
+    assert metrics["validation"] and all(0 <= r["win_rate"] <= 1 for r in metrics["validation"])
+    assert metrics["validation"][-1]["timesteps"] == metrics["timesteps"]  # a last one at the final weights
+    summary = metrics["test"]["summary"]
+    assert set(summary) == {metrics["test"]["agent"], "random"}
+    assert summary[metrics["test"]["agent"]]["deals"] == 6
+    # the harness's ppo games and the batch env's games of the same policy on the same deals agree
+    assert metrics["test"]["batch_check"]["wins"] == summary[metrics["test"]["agent"]]["wins"]
+
+
+def test_smoke_model_loads_and_plays_a_masked_episode(smoke: dict[str, object]) -> None:
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    import solitaire_env  # noqa: F401
+
+    out = smoke["result"].out  # type: ignore[attr-defined]
+    model = MaskablePPO.load(str(out / "model.zip"), device="cpu")
+    env = gym.make("solitaire_env/TriPeaks-v0", reward="progress")
+    obs, info = env.reset(seed=3)
+    done = False
+    steps = 0
+    while not done:
+        mask = env.unwrapped.action_masks()
+        action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        assert mask[int(action)]
+        obs, _, terminated, truncated, info = env.step(int(action))
+        done = terminated or truncated
+        steps += 1
+    assert steps > 0 and "illegal_reason" not in info
+
+
+def test_resume_goes_on_from_the_saved_model(smoke: dict[str, object]) -> None:
+    tmp = smoke["tmp"]
+    first = smoke["result"]
+    model = str(first.out / "model.zip")  # type: ignore[attr-defined]
+    before = json.loads((first.out / "metrics.json").read_text())["timesteps"]  # type: ignore[attr-defined]
+    config = TrainConfig.from_mapping(
+        tiny(tmp, resume=model, out=str(tmp / "resumed"), timesteps=256, test={"deals": 0})  # type: ignore[arg-type]
+    )
+    result = train(config, progress=False, log=lambda *a: None)
+    metrics = result.metrics
+    assert metrics["timesteps"] >= before + 256
+    assert metrics["timesteps_this_run"] >= 256
+    assert "test" not in metrics
+
+
+def test_model_evaluates_on_other_rule_options(smoke: dict[str, object]) -> None:
+    """A model trained on Easy plays Classic deals, jokers and draw-when-stuck through the harness."""
+    from agents.evaluate import evaluate
+
+    best = str(smoke["result"].out / "best_model.zip")  # type: ignore[attr-defined]
+    for rules, env in (("C", {}), ("E", {"jokers": 1, "draw": "when_stuck"})):
+        result = evaluate(
+            game="tripeaks", rules=rules, env=env, deals=4, seed=5, agents=[f"ppo:model={best}"], workers=1, write=False
+        )
+        (row,) = result.summary().values()
+        assert row["deals"] == 4
+
+
+def test_evaluate_model_matches_the_ppo_agent(smoke: dict[str, object]) -> None:
+    """The batch evaluation and the ppo agent in the single env play the very same games."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.evaluate import evaluate
+    from solitaire_env.solver.stats import draw_codes
+
+    best = smoke["result"].out / "best_model.zip"  # type: ignore[attr-defined]
+    codes = draw_codes(12, 9, "TP", "C")
+    batch = evaluate_model(MaskablePPO.load(str(best), device="cpu"), codes, "tripeaks", {"wrap": False})
+    result = evaluate(
+        game="tripeaks", rules="C", deals=12, seed=9, agents=[f"ppo:model={best}"], workers=1, write=False
+    )
+    (episodes,) = result.episodes.values()
+    assert [e.progress for e in episodes] == batch["progress"].tolist()
+    assert [e.score for e in episodes] == batch["score"].tolist()
+    assert np.array_equal([e.won for e in episodes], batch["won"])
+
+
+@pytest.mark.slow
+def test_fortythieves_smoke(tmp_path: Path) -> None:
+    data = tiny(tmp_path, game="fortythieves", rules="N", test={"deals": 2, "agents": ["random"], "workers": 1})
+    data["validation"] = {"deals": 2, "seed": 1, "every": 256}
+    result = train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
+    assert result.metrics["test"]["summary"]
