@@ -498,14 +498,17 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
             self.start = time.perf_counter()
             self.stopped_by = "timesteps"
             self.bar: Any = None
+            self.by_time = False
 
         def _on_training_start(self) -> None:
             from tqdm import tqdm
 
+            # with a time limit the bar counts seconds (the steps in its postfix), else env steps
+            self.by_time = config.minutes is not None
             self.bar = tqdm(
-                total=config.timesteps,
-                unit="step",
-                unit_scale=True,
+                total=round(60 * config.minutes) if self.by_time and config.minutes else config.timesteps,
+                unit="s" if self.by_time else "step",
+                unit_scale=not self.by_time,
                 desc="training",
                 disable=not progress,
                 file=sys.stderr,
@@ -524,20 +527,23 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
                 )
 
         def _on_step(self) -> bool:
-            if self.bar is not None:
-                self.bar.n = self.num_timesteps - start_steps
-                if self.n_calls % 16 == 0:
-                    if evaluation.evaluations_timesteps:
-                        self.bar.set_postfix(validation=f"{evaluation.last_mean_reward:.2f}", refresh=False)
-                    self.bar.refresh()
-            if config.minutes is not None and time.perf_counter() - self.start >= 60.0 * config.minutes:
+            elapsed = time.perf_counter() - self.start
+            if self.bar is not None and self.n_calls % 16 == 0:
+                self.bar.n = min(self.bar.total, round(elapsed)) if self.by_time else self.num_timesteps - start_steps
+                post = {"steps": f"{self.num_timesteps - start_steps:,}"} if self.by_time else {}
+                if evaluation.evaluations_timesteps:
+                    post["validation_return"] = f"{evaluation.last_mean_reward:.2f}"
+                self.bar.set_postfix(post, refresh=False)
+                self.bar.refresh()
+            if config.minutes is not None and elapsed >= 60.0 * config.minutes:
                 self.stopped_by = "minutes"
                 return False
             return True
 
         def _on_training_end(self) -> None:
             if self.bar is not None:
-                self.bar.n = self.num_timesteps - start_steps
+                if not self.by_time:
+                    self.bar.n = self.num_timesteps - start_steps
                 self.bar.close()
 
     evaluation = MaskableEvalCallback(
@@ -652,7 +658,6 @@ def _test(config: TrainConfig, best_path: Path, out: Path, say: Any) -> dict[str
     agents = ", ".join(a.key for a in eval_config.agents)
     say(f"test: {config.test_deals} held-out deals (seed {config.test_seed}), agents: {agents}")
     result = evaluate(eval_config, progress=False)
-    say(result.table())
     return {"summary": result.summary(), "pairs": result.pairs(), "agent": ppo_spec.key, "table": result.table()}
 
 
