@@ -216,3 +216,23 @@ def test_fortythieves_smoke(tmp_path: Path) -> None:
     data["validation"] = {"deals": 2, "seed": 1, "every": 256}
     result = train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
     assert result.metrics["test"]["summary"]
+
+
+def test_chain_policy_trains_saves_and_plays_in_the_harness(tmp_path: Path) -> None:
+    """``ppo.features: chain`` goes through the whole pipeline: the harness's ppo agent (single
+    env) and the batch env play the same games with the saved model."""
+    data = tiny(tmp_path, timesteps=256, test={"deals": 4, "seed": 0, "agents": [], "workers": 1})
+    data["ppo"] = {**data["ppo"], "features": "chain"}  # type: ignore[dict-item]
+    result = train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
+    test = result.metrics["test"]
+    assert test["batch_check"]["wins"] == test["summary"][test["agent"]]["wins"]
+    from sb3_contrib import MaskablePPO
+
+    from agents.features import TriPeaksChainFeatures
+
+    policy = MaskablePPO.load(result.files["best_model"], device="cpu").policy
+    assert isinstance(policy.features_extractor, TriPeaksChainFeatures)
+    data["ppo"] = {"features": "chain"}
+    data["game"], data["rules"] = "fortythieves", "N"
+    with pytest.raises(ConfigError, match="reads the flat TriPeaks observation"):
+        TrainConfig.from_mapping(data)

@@ -1,0 +1,66 @@
+"""agents/features.py: the chain features say what the rules say about the visible cards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("stable_baselines3")
+
+import gymnasium as gym  # noqa: E402
+
+import solitaire_env  # noqa: E402, F401
+from agents.features import NUM_SLOTS, TriPeaksChainFeatures, adjacency  # noqa: E402
+from solitaire_env.tripeaks.observe import FLAT_SIZE  # noqa: E402
+
+
+def test_adjacency_follows_the_wrap_rule() -> None:
+    easy, classic = adjacency(True), adjacency(False)
+    assert easy[0, 12] == easy[12, 0] == 1 and classic[0, 12] == classic[12, 0] == 0
+    assert (easy == easy.T).all() and np.trace(easy) == 0
+    assert easy.sum() == 26 and classic.sum() == 24
+
+
+@pytest.mark.parametrize(("wrap", "jokers"), [(True, 0), (False, 0), (True, 2)])
+def test_playable_is_the_legal_removals(wrap: bool, jokers: int) -> None:
+    """Over random episodes: playable[s] == 1 exactly for the legal removals (standard faces:
+    a face-up card is an exposed one), and linked[s, t] == 1 exactly for face-up cards one rank apart."""
+    env = gym.make("solitaire_env/TriPeaks-v0", wrap=wrap, jokers=jokers)
+    features = TriPeaksChainFeatures(env.observation_space, wrap=wrap)
+    pairs = np.transpose(np.triu_indices(NUM_SLOTS, k=1))
+    rng = np.random.default_rng(7)
+    checked = 0
+    torch.set_num_threads(1)  # tiny tensors: threads only add waiting
+    for episode in range(12):
+        obs, _ = env.reset(seed=episode)
+        done = False
+        while not done:
+            out = features(torch.as_tensor(obs[None])).numpy()[0]
+            assert out.shape == (FLAT_SIZE + NUM_SLOTS + len(pairs),)
+            assert np.array_equal(out[:FLAT_SIZE], obs)
+            game = env.unwrapped.game
+            mask = env.unwrapped.action_masks()
+            playable = out[FLAT_SIZE : FLAT_SIZE + NUM_SLOTS]
+            waste_empty = obs[532 + 18] == 1
+            if not waste_empty:
+                assert np.array_equal(playable > 0.5, mask[:NUM_SLOTS]), (episode, playable, mask)
+            linked = out[FLAT_SIZE + NUM_SLOTS :]
+            up = [s for s in range(NUM_SLOTS) if game.face_up >> s & 1 and not game.removed >> s & 1]
+            for k, (s, t) in enumerate(pairs):
+                expect = 0
+                if s in up and t in up:
+                    d = abs(game.tableau[s] % 13 - game.tableau[t] % 13)
+                    expect = int(d == 1 or (wrap and d == 12))
+                assert linked[k] == expect
+            action = int(rng.choice(np.flatnonzero(mask)))
+            obs, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+            checked += 1
+    assert checked > 300
+
+
+def test_refuses_other_observations() -> None:
+    env = gym.make("solitaire_env/FortyThieves-v0")
+    with pytest.raises(ValueError, match="flat TriPeaks observation"):
+        TriPeaksChainFeatures(env.observation_space)
