@@ -658,7 +658,46 @@ def _test(config: TrainConfig, best_path: Path, out: Path, say: Any) -> dict[str
     agents = ", ".join(a.key for a in eval_config.agents)
     say(f"test: {config.test_deals} held-out deals (seed {config.test_seed}), agents: {agents}")
     result = evaluate(eval_config, progress=False)
-    return {"summary": result.summary(), "pairs": result.pairs(), "agent": ppo_spec.key, "table": result.table()}
+    return {
+        "summary": result.summary(),
+        "pairs": result.pairs(),
+        "agent": ppo_spec.key,
+        "table": result.table(),
+        "progress": progress_comparison(result.episodes, ppo_spec.key),
+    }
+
+
+def _mean_interval(values: np.ndarray) -> list[float]:
+    """The mean and its 95 % interval (normal approximation: the runs here have 100+ deals)."""
+    mean = float(values.mean())
+    half = 1.96 * float(values.std(ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
+    return [mean, mean - half, mean + half]
+
+
+def progress_comparison(episodes: Mapping[str, Sequence[Any]], subject: str) -> dict[str, Any]:
+    """Cards cleared (TriPeaks) or founded (Forty Thieves) per game of every agent, with 95 %
+    intervals, and of ``subject`` against each other agent on the same deals: the mean paired
+    difference with its interval and an exact sign test (deals where one made more progress than
+    the other; ties dropped), the counterpart for progress of the McNemar test on wins."""
+    from agents.evaluate import mcnemar_exact
+
+    mine = np.array([e.progress for e in episodes[subject]], dtype=np.float64)
+    out: dict[str, Any] = {"per_agent": {}, "paired": {}}
+    for key, rows in episodes.items():
+        values = np.array([e.progress for e in rows], dtype=np.float64)
+        out["per_agent"][key] = dict(zip(("mean", "ci95_low", "ci95_high"), _mean_interval(values)))
+        if key != subject:
+            diff = mine - values
+            more, less = int((diff > 0).sum()), int((diff < 0).sum())
+            mean, low, high = _mean_interval(diff)
+            out["paired"][key] = {
+                "mean_difference": mean,
+                "ci95": [low, high],
+                "deals_more": more,
+                "deals_less": less,
+                "sign_test_p": mcnemar_exact(more, less),
+            }
+    return out
 
 
 def _plot(metrics: dict[str, Any], path: Path, config: TrainConfig) -> Path | None:

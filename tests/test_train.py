@@ -137,6 +137,11 @@ def test_smoke_run_writes_everything(smoke: dict[str, object]) -> None:
     summary = metrics["test"]["summary"]
     assert set(summary) == {metrics["test"]["agent"], "random"}
     assert summary[metrics["test"]["agent"]]["deals"] == 6
+    progress = metrics["test"]["progress"]
+    assert set(progress["per_agent"]) == set(summary) and set(progress["paired"]) == {"random"}
+    row = progress["per_agent"]["random"]
+    assert row["mean"] == pytest.approx(summary["random"]["mean_cleared"])
+    assert row["ci95_low"] <= row["mean"] <= row["ci95_high"]
     # the harness's ppo games and the batch env's games of the same policy on the same deals agree
     assert metrics["test"]["batch_check"]["wins"] == summary[metrics["test"]["agent"]]["wins"]
 
@@ -236,3 +241,19 @@ def test_chain_policy_trains_saves_and_plays_in_the_harness(tmp_path: Path) -> N
     data["game"], data["rules"] = "fortythieves", "N"
     with pytest.raises(ConfigError, match="reads the flat TriPeaks observation"):
         TrainConfig.from_mapping(data)
+
+
+def test_progress_comparison_by_hand() -> None:
+    from types import SimpleNamespace
+
+    from agents.train import progress_comparison
+
+    def rows(values: list[int]) -> list[SimpleNamespace]:
+        return [SimpleNamespace(progress=v) for v in values]
+
+    out = progress_comparison({"a": rows([3, 5, 5, 9]), "b": rows([1, 5, 7, 2])}, "a")
+    assert out["per_agent"]["a"]["mean"] == 5.5 and out["per_agent"]["b"]["mean"] == 3.75
+    paired = out["paired"]["b"]
+    assert (paired["deals_more"], paired["deals_less"]) == (2, 1)  # the tie (5, 5) is dropped
+    assert paired["mean_difference"] == 1.75 and paired["sign_test_p"] == 1.0
+    assert "a" not in out["paired"]
