@@ -179,8 +179,10 @@ class TrainConfig:
         env = _train_env(get("env"), game, where)
         validation = _block(get("validation"), "validation", _VALIDATION_KEYS, where)
         test = _block(get("test"), "test", _TEST_KEYS, where)
-        minutes = get("minutes")
-        if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes <= 0):
+        minutes = _number(get("minutes"))
+        if minutes is not None and (
+            isinstance(minutes, bool) or not isinstance(minutes, int | float) or not 0 < minutes < math.inf
+        ):
             raise ConfigError(
                 f"{where}minutes: want a number of minutes > 0 (or null for no time limit), got {minutes!r}"
             )
@@ -250,9 +252,21 @@ def _block(value: Any, name: str, keys: Sequence[str], where: str) -> Mapping[st
     return value
 
 
+def _number(value: Any) -> Any:
+    """A number YAML 1.1 left as a string (``3e-4``, ``1e6``: no dot in the mantissa), as a number."""
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        return int(number) if number.is_integer() and abs(number) < 2**63 else number
+    return value
+
+
 def _whole(value: Any, key: str, where: str, minimum: int, default: int | None) -> Any:
     if value is None:
         return default
+    value = _number(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ConfigError(f"{where}{key}: want a whole number >= {minimum}, got {value!r}")
     return value
@@ -284,6 +298,9 @@ def _ppo(value: Any, env: Mapping[str, Any], game: GameName, where: str) -> dict
         raise ConfigError(f"{where}ppo: want a mapping of MaskablePPO settings, got {value!r}")
     _known(value, PPO_KEYS, where, "ppo: ")
     out = dict(value)
+    for key in (*_PPO_FLOATS, *_PPO_INTS, "target_kl"):
+        if key in out:
+            out[key] = _number(out[key])
     for key in _PPO_FLOATS:
         v = out.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or v < 0 or not math.isfinite(v)):
@@ -337,8 +354,11 @@ def _net_arch(arch: Any) -> bool:
 def load_train_config(path: str, **overrides: Any) -> TrainConfig:
     """Read and validate a YAML training config; ``overrides`` (not ``None``) replace its keys."""
     data = load_config_file(path)
-    data.update({k: v for k, v in overrides.items() if v is not None})
-    return TrainConfig.from_mapping(data, source=path)
+    given = {k: v for k, v in overrides.items() if v is not None}
+    data.update(given)
+    # a bad value may come from the command line: say so in the message's "where"
+    source = f"{path} (with --{', --'.join(k.replace('_', '-') for k in given)})" if given else path
+    return TrainConfig.from_mapping(data, source=source)
 
 
 # --------------------------------------------------------------------------- deal codes
@@ -474,7 +494,16 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
     eval_env = VecMonitor(SB3VecEnv(len(validation_codes), game=config.game, deal_codes=validation_codes, **env_kwargs))
     tb_dir = out / "tensorboard"
     if config.resume:
-        model = MaskablePPO.load(config.resume, env=env, device="cpu", tensorboard_log=str(tb_dir), **ppo)
+        from agents.ppo import read_sidecar
+
+        sidecar = read_sidecar(config.resume)
+        if sidecar is not None and sidecar["game"] != config.game:
+            raise ConfigError(f"resume: the model {config.resume} was trained on {sidecar['game']}, not {config.game}")
+        try:
+            model = MaskablePPO.load(config.resume, env=env, device="cpu", tensorboard_log=str(tb_dir), **ppo)
+        except Exception as error:  # not a model file, or another observation / action space
+            text = " ".join(str(error).split()).removeprefix("Error: ")
+            raise ConfigError(f"resume: cannot go on from {config.resume}: {text}") from None
         say(f"resuming {config.resume} at {model.num_timesteps:,} timesteps")
     else:
         model = MaskablePPO(
@@ -622,8 +651,8 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
     if curve_path is not None:
         files["learning_curve"] = str(curve_path)
     metrics["files"] = files
-    (out / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
     files["metrics"] = str(out / "metrics.json")
+    (out / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
     return TrainResult(out=out, files=files, metrics=metrics)
 
 

@@ -935,7 +935,7 @@ examples:
     "train",
     "train MaskablePPO from a YAML config: validation while training, test on held-out deals, model + metrics",
     arg("--config", metavar="FILE", required=True, help="a YAML training config (see configs/ppo_*.yaml)"),
-    arg("--timesteps", type=_positive, metavar="N", help="override: env steps to train"),
+    arg("--timesteps", type=_positive, metavar="N", help="override: env steps to train (with --resume: steps to add)"),
     arg("--minutes", type=float, metavar="M", help="override: wall-clock limit of the learning, in minutes"),
     arg("--seed", type=_seed, metavar="N", help="override: the seed of the envs, the policy and PPO"),
     arg("--out", metavar="DIR", help="override: the output folder"),
@@ -950,8 +950,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         from agents.train import TrainConfig, load_train_config, train
     except ImportError as error:  # pragma: no cover - the rl extra is missing
         raise CLIError(f"train needs the rl extra (pip install 'solitaire-env[rl]'): {error}") from None
-    if args.minutes is not None and not args.minutes > 0:
-        raise CLIError(f"--minutes must be > 0, got {args.minutes}")
+    if args.minutes is not None and not 0 < args.minutes < float("inf"):
+        raise CLIError(f"--minutes must be a finite number > 0, got {args.minutes}")
     if args.test_deals is not None and args.test_deals < 0:
         raise CLIError(f"--test-deals must be >= 0, got {args.test_deals}")
     config: TrainConfig = load_train_config(
@@ -971,7 +971,10 @@ def cmd_train(args: argparse.Namespace) -> int:
             f"every {config.validation_every:,} steps"
         )
         agents = " ".join(a.key for a in config.test_agents) or "(none)"
-        print(f"test: {config.test_deals} deals (seed {config.test_seed}), compared with: {agents}")
+        if config.test_deals:
+            print(f"test: {config.test_deals} deals (seed {config.test_seed}), compared with: {agents}")
+        else:
+            print("test: none (test.deals is 0)")
         print(f"out: {config.out}" + (f"; resume: {config.resume}" if config.resume else ""))
         return 0
     result = train(config, progress=not args.no_progress)
