@@ -64,6 +64,7 @@ def test_easy_config_is_the_published_evaluation() -> None:
         ({"num_envs": 0}, "num_envs: want a whole number >= 1"),
         ({"timesteps": "many"}, "timesteps: want a whole number"),
         ({"minutes": -3}, "minutes: want a number of minutes > 0"),
+        ({"minutes": float("inf")}, "minutes: want a number of minutes > 0"),
         ({"env": {"wrap": True}}, "wrap comes from the deal codes"),
         ({"env": {"obs_mode": "oracle"}}, "shows hidden cards"),
         ({"env": {"reward": "money"}}, "unknown reward"),
@@ -257,3 +258,17 @@ def test_progress_comparison_by_hand() -> None:
     assert (paired["deals_more"], paired["deals_less"]) == (2, 1)  # the tie (5, 5) is dropped
     assert paired["mean_difference"] == 1.75 and paired["sign_test_p"] == 1.0
     assert "a" not in out["paired"]
+
+
+def test_numbers_yaml_reads_as_strings_are_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "e.yaml"
+    path.write_text("ppo:\n  learning_rate: 3e-4\ntimesteps: 1e3\n")
+    config = load_train_config(str(path))
+    assert config.timesteps == 1000 and config.ppo_kwargs["learning_rate"] == 3e-4
+
+
+def test_resume_refuses_a_model_of_the_other_game(smoke: dict[str, object], tmp_path: Path) -> None:
+    model = str(smoke["result"].out / "model.zip")  # type: ignore[attr-defined]
+    data = tiny(tmp_path, game="fortythieves", rules="N", resume=model, test={"deals": 0})
+    with pytest.raises(ConfigError, match="trained on tripeaks, not fortythieves"):
+        train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
