@@ -45,6 +45,7 @@ from agents.config import (
     EvalConfig,
     _agents,
     _game,
+    _int,
     _rules,
     _str,
     load_config_file,
@@ -264,12 +265,8 @@ def _number(value: Any) -> Any:
 
 
 def _whole(value: Any, key: str, where: str, minimum: int, default: int | None) -> Any:
-    if value is None:
-        return default
-    value = _number(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{where}{key}: want a whole number >= {minimum}, got {value!r}")
-    return value
+    """:func:`agents.config._int` (the evaluation config's check), after :func:`_number`."""
+    return _int(_number(value), key, where, minimum=minimum, default=default)
 
 
 def _train_env(value: Any, game: GameName, where: str) -> dict[str, Any]:
@@ -609,7 +606,7 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
     eval_env.close()
     model_path = out / "model.zip"
     model.save(str(model_path))
-    sidecar_kwargs = {k: v for k, v in env_kwargs.items()}
+    sidecar_kwargs = dict(env_kwargs)
     files = {"model": str(model_path), "model_sidecar": str(write_sidecar(model_path, config.game, sidecar_kwargs))}
     best_path = out / "best_model.zip"
     if not best_path.exists():  # no validation beat -inf: cannot happen, but keep the result usable
