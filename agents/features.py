@@ -49,15 +49,20 @@ def adjacency(wrap: bool) -> np.ndarray:
 
 
 class TriPeaksChainFeatures(BaseFeaturesExtractor):
-    """The flat TriPeaks observation followed by ``playable`` (28) and ``linked`` (378); see the module docstring."""
+    """The flat TriPeaks observation followed by ``playable`` (28) and ``linked`` (378); see the module docstring.
+
+    An observation longer than the flat one (the flat one followed by :mod:`agents.advice`'s
+    one-hot) is passed on whole, the features appended after it."""
 
     def __init__(self, observation_space: spaces.Box, wrap: bool = True) -> None:
-        if observation_space.shape != (FLAT_SIZE,):
+        shape = observation_space.shape
+        if shape is None or len(shape) != 1 or shape[0] < FLAT_SIZE:
             raise ValueError(
-                f"TriPeaksChainFeatures reads the flat TriPeaks observation ({FLAT_SIZE},), got {observation_space}"
+                f"TriPeaksChainFeatures reads the flat TriPeaks observation ({FLAT_SIZE},) (and passes on "
+                f"what follows it, such as the advice), got {observation_space}"
             )
         pairs = np.triu_indices(NUM_SLOTS, k=1)
-        super().__init__(observation_space, FLAT_SIZE + NUM_SLOTS + len(pairs[0]))
+        super().__init__(observation_space, shape[0] + NUM_SLOTS + len(pairs[0]))
         self.wrap = bool(wrap)
         self.register_buffer("adj", torch.as_tensor(adjacency(self.wrap)))
         self.register_buffer("pair_s", torch.as_tensor(pairs[0], dtype=torch.long))

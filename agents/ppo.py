@@ -34,6 +34,9 @@ does: for ``runs/tp.zip`` it is ``runs/tp.json`` (``runs/tp.zip.json`` is read t
 
     {"game": "tripeaks", "env_kwargs": {"obs_mode": "flat", "reward": "score"}}
 
+and, for a model trained with advice (:mod:`agents.advice`), ``"advice": "base_policy"``: the
+agent appends the base policy's move, computed from the public state, to the observation.
+
 ``game``: ``"tripeaks"`` or ``"fortythieves"`` (the agent refuses a model of the other game);
 ``env_kwargs``: the keyword arguments of ``gym.make("solitaire_env/TriPeaks-v0", ...)`` (or
 ``FortyThieves-v0``) used in training.  Only what changes the observation matters to the agent
@@ -43,7 +46,9 @@ Options given to the agent (``obs_mode=``, ``env_kwargs=``) override the sidecar
 Options: ``model`` (the path, required), ``obs_mode``, ``env_kwargs``, ``deterministic``
 (default ``True``: the most probable legal action; ``False`` samples the masked policy with a
 generator seeded from the agent's seed and the public information, so the choice is still
-reproducible), ``device`` (default ``"cpu"``), ``torch_threads`` (default 1, see above).
+reproducible), ``device`` (default ``"cpu"``), ``torch_threads`` (default 1, see above),
+``advice`` (``"base_policy"``: the model's observation ends with the base policy's move,
+:mod:`agents.advice`; default: what the sidecar says).
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ from agents.base import Agent, GameName, PublicState
 
 __all__ = ["ENV_IDS", "PpoAgent", "read_sidecar", "sidecar_path", "write_sidecar"]
 
+#: What the ``advice`` of a sidecar may name (:mod:`agents.advice`).
+ADVICE = ("base_policy",)
 #: The registered env of each game.
 ENV_IDS: dict[GameName, str] = {
     "tripeaks": "solitaire_env/TriPeaks-v0",
@@ -79,12 +86,20 @@ def sidecar_path(model: str | Path) -> Path:
     return path.with_suffix(".json") if path.suffix == ".zip" else path.with_name(path.name + ".json")
 
 
-def write_sidecar(model: str | Path, game: GameName, env_kwargs: dict[str, Any] | None = None) -> Path:
-    """Write the sidecar of a model saved at ``model``; returns its path."""
+def write_sidecar(
+    model: str | Path, game: GameName, env_kwargs: dict[str, Any] | None = None, advice: str | None = None
+) -> Path:
+    """Write the sidecar of a model saved at ``model``; returns its path.  ``advice``:
+    ``"base_policy"`` when the model's observations end with :mod:`agents.advice`'s one-hot."""
     if game not in ENV_IDS:
         raise ValueError(f"unknown game {game!r}; want 'tripeaks' or 'fortythieves'")
+    if advice not in (None, *ADVICE):
+        raise ValueError(f"unknown advice {advice!r}; want one of {', '.join(ADVICE)} or None")
+    data: dict[str, Any] = {"game": game, "env_kwargs": dict(env_kwargs or {})}
+    if advice is not None:
+        data["advice"] = advice
     out = sidecar_path(model)
-    out.write_text(json.dumps({"game": game, "env_kwargs": dict(env_kwargs or {})}, indent=2, sort_keys=True) + "\n")
+    out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
     return out
 
 
@@ -102,12 +117,18 @@ def read_sidecar(model: str | Path) -> dict[str, Any] | None:
             not isinstance(data, dict)
             or data.get("game") not in ENV_IDS
             or not isinstance(data.get("env_kwargs", {}), dict)
+            or data.get("advice") not in (None, *ADVICE)
         ):
             raise ValueError(
                 f'the ppo model sidecar {candidate} must hold {{"game": "tripeaks" | "fortythieves", '
-                f'"env_kwargs": {{...}}}}, got {data!r}'
+                f'"env_kwargs": {{...}}[, "advice": "base_policy"]}}, got {data!r}'
             )
-        return {"game": data["game"], "env_kwargs": dict(data.get("env_kwargs", {})), "path": str(candidate)}
+        return {
+            "game": data["game"],
+            "env_kwargs": dict(data.get("env_kwargs", {})),
+            "advice": data.get("advice"),
+            "path": str(candidate),
+        }
     return None
 
 
@@ -138,6 +159,7 @@ class PpoAgent(Agent):
         deterministic: bool = True,
         device: str = "cpu",
         torch_threads: int | None = 1,
+        advice: str | None = None,
     ) -> None:
         super().__init__(game, seed)
         if model is None:
@@ -155,6 +177,14 @@ class PpoAgent(Agent):
             if sidecar["game"] != game:
                 raise ValueError(f"the ppo model {path} was trained on {sidecar['game']}, not {game}")
             kwargs.update(sidecar["env_kwargs"])
+        if advice is None and sidecar is not None:
+            advice = sidecar["advice"]
+        if advice not in (None, "none", *ADVICE):
+            raise ValueError(f"unknown advice {advice!r}; want one of {', '.join(ADVICE)}")
+        if advice in ADVICE and game != "tripeaks":
+            raise ValueError(f"advice {advice!r} is for TriPeaks models")
+        #: ``"base_policy"``: the observation ends with the base policy's move (:mod:`agents.advice`).
+        self.advice = None if advice in (None, "none") else str(advice)
         kwargs.update(env_kwargs or {})
         if obs_mode is not None:
             kwargs["obs_mode"] = obs_mode
@@ -192,15 +222,28 @@ class PpoAgent(Agent):
         env = gym.make(ENV_IDS[game], **kwargs)
         self.observer = env.unwrapped.observer  # type: ignore[attr-defined]
         env.close()
-        if not _same_space(self.observer.space, self.model.observation_space):
+        want = self.observer.space
+        if self.advice is not None:
+            from agents.advice import ADVICE_SIZE
+
+            if not isinstance(want, spaces.Box) or len(want.shape) != 1:
+                raise ValueError(f"advice needs flat observations, but env kwargs {kwargs} give {want}")
+            want = spaces.Box(0.0, 1.0, (want.shape[0] + ADVICE_SIZE,), np.float32)
+        if not _same_space(want, self.model.observation_space):
             raise ValueError(
                 f"the ppo model {path} takes observations {self.model.observation_space}, but env kwargs "
-                f"{kwargs} give {self.observer.space} (give the right obs_mode, or a sidecar)"
+                f"{kwargs} and advice {self.advice} give {want} (give the right obs_mode and advice, or a sidecar)"
             )
 
     def observation(self, state: PublicState) -> Any:
-        """The env's observation of the public state (built from seen cards only)."""
-        return self.observer.encode(state.with_unseen(list(state.unseen)))
+        """The env's observation of the public state (built from seen cards only), followed by
+        the base policy's move when the model takes advice (computed from the public state)."""
+        obs = self.observer.encode(state.with_unseen(list(state.unseen)))
+        if self.advice is not None:
+            from agents.advice import public_advice, with_advice
+
+            return with_advice(obs, public_advice(state))
+        return obs
 
     def act(self, state: PublicState) -> int:
         obs = self.observation(state)

@@ -63,6 +63,8 @@ TRAIN_KEYS = (
     "timesteps",
     "minutes",
     "ppo",
+    "advice",
+    "shaping",
     "validation",
     "test",
     "out",
@@ -94,6 +96,10 @@ _POLICIES = ("MlpPolicy", "MultiInputPolicy")
 _ACTIVATIONS = ("tanh", "relu")
 #: ``ppo.features``: what stands in front of the MLP (:mod:`agents.features`); ``none``: the observation itself.
 _FEATURES = ("none", "chain")
+#: ``advice``: the base policy's move appended to the observation (:mod:`agents.advice`).
+_ADVICE = ("none", "base_policy")
+#: ``shaping``: potential-based reward shaping during training (:mod:`agents.shaping`).
+_SHAPING = ("none", "playout")
 _VALIDATION_KEYS = ("deals", "seed", "every")
 _TEST_KEYS = ("deals", "seed", "agents", "workers")
 #: Env keywords of the batch env a training config may set (besides the rule options of
@@ -122,6 +128,8 @@ class TrainConfig:
     test_workers: int | None = None
     out: str = "runs/ppo"
     resume: str | None = None
+    advice: str = "none"
+    shaping: str = "none"
     source: str | None = field(default=None, compare=False)
 
     @property
@@ -152,6 +160,8 @@ class TrainConfig:
             "timesteps": self.timesteps,
             "minutes": self.minutes,
             "ppo": self.ppo_kwargs,
+            "advice": self.advice,
+            "shaping": self.shaping,
             "validation": {
                 "deals": self.validation_deals,
                 "seed": self.validation_seed,
@@ -191,6 +201,7 @@ class TrainConfig:
         if resume is not None and not (os.path.isfile(resume) or os.path.isfile(resume + ".zip")):
             raise ConfigError(f"{where}resume: model file {resume!r} not found")
         test_agents = test.get("agents")
+        advice, shaping = _aids(get("advice"), get("shaping"), game, env, where)
         config = cls(
             game=game,
             rules=rules,
@@ -209,6 +220,8 @@ class TrainConfig:
             test_workers=_whole(test.get("workers"), "test.workers", where, 1, None),
             out=_str(get("out"), "out", where) or "runs/ppo",
             resume=resume,
+            advice=advice,
+            shaping=shaping,
             source=source,
         )
         if config.test_deals and config.validation_seed == config.test_seed:
@@ -286,6 +299,26 @@ def _train_env(value: Any, game: GameName, where: str) -> dict[str, Any]:
             f"{where}env: obs_mode {mode!r} shows hidden cards; a trained policy plays fair (flat or dict)"
         )
     return dict(value)
+
+
+def _aids(advice: Any, shaping: Any, game: GameName, env: Mapping[str, Any], where: str) -> tuple[str, str]:
+    """The ``advice`` and ``shaping`` keys (TriPeaks only; see docs/training.md)."""
+    advice = "none" if advice is None else advice
+    shaping = "none" if shaping is None else shaping
+    if advice not in _ADVICE:
+        raise ConfigError(f"{where}advice: want one of {', '.join(_ADVICE)}, got {advice!r}")
+    if shaping not in _SHAPING:
+        raise ConfigError(f"{where}shaping: want one of {', '.join(_SHAPING)}, got {shaping!r}")
+    if advice != "none" and (game != "tripeaks" or env.get("obs_mode", "flat") != "flat"):
+        raise ConfigError(
+            f"{where}advice: {advice} is for TriPeaks with flat observations (game tripeaks, obs_mode flat)"
+        )
+    if shaping != "none" and (game != "tripeaks" or env.get("reward", "score") != "progress"):
+        raise ConfigError(
+            f"{where}shaping: {shaping} is for TriPeaks with reward progress "
+            "(its potential counts cards and the win bonus)"
+        )
+    return advice, shaping
 
 
 def _ppo(value: Any, env: Mapping[str, Any], game: GameName, where: str) -> dict[str, Any]:
@@ -381,7 +414,8 @@ def evaluate_model(
 
     Returns per-deal arrays (in the order of ``codes``): ``won``, ``progress`` (cards cleared,
     TriPeaks; cards founded, Forty Thieves), ``score`` and ``reward`` (the episode's return).
-    The same policy and observations as the ``ppo`` agent, so the two give the same games.
+    The same policy and observations as the ``ppo`` agent, so the two give the same games (a
+    model whose observations hold the advice, :mod:`agents.advice`, gets it here too).
     """
     from solitaire_env.vector.sb3 import SB3VecEnv
 
@@ -389,7 +423,12 @@ def evaluate_model(
     if n == 0:
         return {k: np.zeros(0) for k in ("won", "progress", "score", "reward")}
     kwargs = {k: v for k, v in (env_kwargs or {}).items() if k not in ("autoreset_mode", "copy")}
-    env = SB3VecEnv(n, game=game, deal_codes=list(codes), **kwargs)
+    inner = SB3VecEnv(n, game=game, deal_codes=list(codes), **kwargs)
+    env: Any = inner
+    if _takes_advice(model, game):
+        from agents.advice import AdviceObservation
+
+        env = AdviceObservation(inner)
     progress_key = "cleared" if game == "tripeaks" else "founded"
     obs = env.reset()
     done = np.zeros(n, dtype=bool)
@@ -401,7 +440,7 @@ def evaluate_model(
     }
     try:
         while not done.all():
-            actions, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+            actions, _ = model.predict(obs, action_masks=inner.action_masks(), deterministic=True)
             obs, rewards, dones, infos = env.step(actions)
             out["reward"][~done] += rewards[~done]
             for i in np.flatnonzero(dones & ~done):
@@ -412,6 +451,14 @@ def evaluate_model(
     finally:
         env.close()
     return out
+
+
+def _takes_advice(model: Any, game: GameName) -> bool:
+    """Whether a TriPeaks model's observations are the flat ones followed by the advice."""
+    from solitaire_env.tripeaks.observe import FLAT_SIZE
+
+    shape = getattr(model.observation_space, "shape", None)
+    return game == "tripeaks" and shape == (FLAT_SIZE + 29,)
 
 
 # --------------------------------------------------------------------------- the run
@@ -484,11 +531,23 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
 
     validation_codes, test_codes = deal_sets(config)
     env_kwargs = config.env_kwargs
-    env = VecMonitor(
+    monitor = VecMonitor(
         SB3VecEnv(config.num_envs, game=config.game, exclude_codes=validation_codes + test_codes, **env_kwargs)
     )
-    env.seed(config.seed)
-    eval_env = VecMonitor(SB3VecEnv(len(validation_codes), game=config.game, deal_codes=validation_codes, **env_kwargs))
+    monitor.seed(config.seed)
+    env: Any = monitor  # the monitor inside: its episode returns are the env's own, unshaped
+    if config.shaping == "playout":
+        from agents.shaping import PlayoutShaping
+
+        env = PlayoutShaping(env, gamma=float(ppo.get("gamma", 0.99)))
+    eval_env: Any = VecMonitor(
+        SB3VecEnv(len(validation_codes), game=config.game, deal_codes=validation_codes, **env_kwargs)
+    )
+    if config.advice == "base_policy":
+        from agents.advice import AdviceObservation
+
+        env = AdviceObservation(env)
+        eval_env = AdviceObservation(eval_env)
     tb_dir = out / "tensorboard"
     if config.resume:
         from agents.ppo import read_sidecar
@@ -607,12 +666,16 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
     model_path = out / "model.zip"
     model.save(str(model_path))
     sidecar_kwargs = dict(env_kwargs)
-    files = {"model": str(model_path), "model_sidecar": str(write_sidecar(model_path, config.game, sidecar_kwargs))}
+    advice = None if config.advice == "none" else config.advice
+    files = {
+        "model": str(model_path),
+        "model_sidecar": str(write_sidecar(model_path, config.game, sidecar_kwargs, advice=advice)),
+    }
     best_path = out / "best_model.zip"
     if not best_path.exists():  # no validation beat -inf: cannot happen, but keep the result usable
         model.save(str(best_path))
     files["best_model"] = str(best_path)
-    files["best_model_sidecar"] = str(write_sidecar(best_path, config.game, sidecar_kwargs))
+    files["best_model_sidecar"] = str(write_sidecar(best_path, config.game, sidecar_kwargs, advice=advice))
     files["tensorboard"] = str(tb_dir)
     files["evaluations"] = str(out / "evaluations.npz")
 

@@ -244,6 +244,46 @@ def test_chain_policy_trains_saves_and_plays_in_the_harness(tmp_path: Path) -> N
         TrainConfig.from_mapping(data)
 
 
+def test_advice_and_shaping_train_save_and_play_in_the_harness(tmp_path: Path) -> None:
+    """``advice: base_policy`` + ``shaping: playout`` go through the whole pipeline: the sidecar
+    names the advice, the harness's ppo agent (public state only) and the batch env (advice from
+    the env's arrays) play the same games with the saved model."""
+    data = tiny(tmp_path, timesteps=256, test={"deals": 6, "seed": 0, "agents": [], "workers": 1})
+    data["ppo"] = {**data["ppo"], "features": "chain"}  # type: ignore[dict-item]
+    data.update(advice="base_policy", shaping="playout")
+    result = train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
+    test = result.metrics["test"]
+    assert test["batch_check"]["wins"] == test["summary"][test["agent"]]["wins"]
+    assert test["batch_check"]["mean_progress"] == pytest.approx(test["summary"][test["agent"]]["mean_cleared"])
+    from agents.ppo import read_sidecar
+
+    assert read_sidecar(result.files["best_model"])["advice"] == "base_policy"  # type: ignore[index]
+    assert result.metrics["config"]["shaping"] == "playout"
+    from agents.registry import make_agent
+
+    agent = make_agent("ppo", "tripeaks", model=result.files["best_model"])
+    assert agent.advice == "base_policy"
+    with pytest.raises(ValueError, match="takes observations"):
+        make_agent("ppo", "tripeaks", model=result.files["best_model"], advice="none")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"advice": "lookahead"}, "advice: want one of"),
+        ({"shaping": "yes"}, "shaping: want one of"),
+        ({"shaping": "playout", "env": {"reward": "score"}}, "reward progress"),
+        ({"advice": "base_policy", "env": {"obs_mode": "dict"}, "ppo": {"policy": "MultiInputPolicy"}}, "flat"),
+        ({"advice": "base_policy", "game": "fortythieves", "rules": "N", "env": {}}, "TriPeaks"),
+    ],
+)
+def test_bad_advice_and_shaping(tmp_path: Path, change: dict[str, object], message: str) -> None:
+    data = tiny(tmp_path)
+    data.update(change)
+    with pytest.raises(ConfigError, match=message):
+        TrainConfig.from_mapping(data)
+
+
 def test_progress_comparison_by_hand() -> None:
     from types import SimpleNamespace
 

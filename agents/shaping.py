@@ -1,0 +1,237 @@
+"""Reward shaping for training TriPeaks policies: a potential from the base policy's playout on the true cards.
+
+Why: a TriPeaks game is mostly decided by the order of the stock, which no policy can see, so
+the return of an episode says little about any one move (PPO's policy stalls at about 52 % of
+Easy deals: docs/training.md). The ``rollout`` agent (63 % of Easy deals) scores a move by the
+games a fair base policy wins after it over many fillings of the unseen cards. Training can do
+the same with one filling per visit, the true one, and let the many episodes of training
+average it: potential-based shaping (Ng, Harada and Russell, 1999) with
+
+    Phi(s) = cards the base policy still clears from s + win_bonus * [it clears them all]
+
+where the base policy (:mod:`agents._playout`, ``DEFAULT_POLICY`` of :mod:`agents.rollout`) plays
+on the *true* deal of the training env. The reward of a step becomes
+``r + gamma * Phi(s') - Phi(s)`` (``Phi`` of a finished game is 0), so a move is paid at once for
+what it changes in the base policy's outcome on this deal.
+
+What the policy sees does not change: the shaping is a training signal, like the reward itself
+(the env knows the deal; it is the env that pays). The potential is a function of the env's
+state, and the shaping terms of an episode add up to ``-Phi(s_0)`` (up to discounting), which no
+action changes: the policy that maximizes the shaped return is the one that maximizes the return
+(the theorem's condition; with ``gamma`` < 1 the discounting of the last term is the small
+difference). The trained policy still reads only the public observation, and the ``ppo`` agent
+plays it from the public state (tests/test_shaping.py checks the potential against the rules
+core, and that a shaped training run's model plays through the fair agent).
+
+:class:`PlayoutShaping` is an SB3 ``VecEnvWrapper`` over :class:`~solitaire_env.vector.sb3.SB3VecEnv`
+(TriPeaks): put ``VecMonitor`` inside it so that the logged episode returns stay unshaped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
+
+from agents import _playout as P
+from agents.rollout import DEFAULT_POLICY
+from solitaire_env.vector import tripeaks_kernels as K
+
+__all__ = ["PlayoutShaping", "action_values", "potentials"]
+
+
+@njit(cache=True)
+def _inputs(i, st, tab, stock, slot_rank, stock_key, unseen):  # pragma: no cover - numba
+    """Game ``i`` of the batch env as a playout position on its true cards: fills ``slot_rank``,
+    ``stock_key`` and ``unseen`` (what the player has not seen, by rank; 0 = jokers) and returns
+    ``(removed, known, n_stock, stock_seen, pos, key, wrap)``."""
+    removed = np.int64(st[i, K.F_REMOVED])
+    known = np.int64(st[i, K.F_SEEN]) | removed
+    for k in range(14):
+        unseen[k] = 0
+    for s in range(K.NUM_SLOTS):
+        r = np.int64(tab[i, s]) % 13 + 1
+        slot_rank[s] = r
+        if not (known >> s) & 1:
+            unseen[r] += 1
+    n_stock = np.int64(st[i, K.F_STOCK_LEN])
+    stock_seen = np.int64(st[i, K.F_STOCK_SEEN])
+    for k in range(n_stock):
+        c = np.int64(stock[i, k])
+        r = 0 if c == K.JOKER else c % 13 + 1
+        stock_key[k] = r
+        if k >= stock_seen:
+            unseen[r] += 1
+    return (
+        removed,
+        known,
+        n_stock,
+        stock_seen,
+        np.int64(st[i, K.F_STOCK_POS]),
+        np.int64(st[i, K.F_KEY]),
+        st[i, K.F_WRAP] != 0,
+    )
+
+
+@njit(cache=True)
+def _potentials(st, tab, stock, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
+    slot_rank = np.empty(K.NUM_SLOTS, np.int64)
+    stock_key = np.empty(K.MAX_STOCK, np.int64)
+    unseen = np.zeros(14, np.int64)
+    noise = np.zeros(1, np.float64)
+    accept = np.empty(14, np.int64)
+    record = np.zeros(0, np.int64)
+    st_r = np.empty(32, np.int64)
+    st_e = np.empty(32, np.int64)
+    st_m = np.empty(32, np.int64)
+    for i in range(st.shape[0]):
+        if np.int64(st[i, K.F_REMOVED]) == K.ALL:
+            out[i] = 0.0
+            continue
+        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(i, st, tab, stock, slot_rank, stock_key, unseen)
+        P.accept_masks(slot_rank, wrap, accept)
+        exposed = P.exposed_of(removed)
+        cleared, _ = P._playout(
+            slot_rank,
+            stock_key[:n_stock],
+            accept,
+            removed,
+            exposed,
+            known | exposed,
+            pos,
+            stock_seen,
+            key,
+            unseen,
+            wrap,
+            when_stuck,
+            params,
+            noise,
+            record,
+            st_r,
+            st_e,
+            st_m,
+        )
+        out[i] = (cleared - P._popcount(removed)) + (win_bonus if cleared == K.NUM_SLOTS else 0.0)
+
+
+@njit(cache=True)
+def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
+    """``out[i, a]``: for each legal action ``a`` of game ``i`` (``st[i, F_LEGAL]``), the cards
+    cleared by ``a`` and then by the base policy on the true cards, + ``win_bonus`` if that wins;
+    NaN where ``a`` is not legal."""
+    slot_rank = np.empty(K.NUM_SLOTS, np.int64)
+    stock_key = np.empty(K.MAX_STOCK, np.int64)
+    unseen = np.zeros(14, np.int64)
+    work = np.zeros(14, np.int64)
+    noise = np.zeros(1, np.float64)
+    accept = np.empty(14, np.int64)
+    record = np.zeros(0, np.int64)
+    st_r = np.empty(32, np.int64)
+    st_e = np.empty(32, np.int64)
+    st_m = np.empty(32, np.int64)
+    for i in range(st.shape[0]):
+        out[i, :] = np.nan
+        legal = np.int64(st[i, K.F_LEGAL])
+        if legal == 0:
+            continue
+        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(i, st, tab, stock, slot_rank, stock_key, unseen)
+        P.accept_masks(slot_rank, wrap, accept)
+        exposed = P.exposed_of(removed)
+        known |= exposed
+        before = P._popcount(removed)
+        for a in range(K.NUM_ACTIONS):
+            if not (legal >> a) & 1:
+                continue
+            work[:] = unseen
+            r2, e2, k2, p2, s2, key2, _ = P._apply(
+                a, slot_rank, stock_key, removed, exposed, known, pos, stock_seen, key, work
+            )
+            cleared = P._popcount(r2)
+            if r2 != K.ALL:
+                cleared, _ = P._playout(
+                    slot_rank,
+                    stock_key[:n_stock],
+                    accept,
+                    r2,
+                    e2,
+                    k2,
+                    p2,
+                    s2,
+                    key2,
+                    work,
+                    wrap,
+                    when_stuck,
+                    params,
+                    noise,
+                    record,
+                    st_r,
+                    st_e,
+                    st_m,
+                )
+            out[i, a] = (cleared - before) + (win_bonus if cleared == K.NUM_SLOTS else 0.0)
+
+
+def potentials(batch_env: Any, win_bonus: float, params: np.ndarray | None = None) -> np.ndarray:
+    """``Phi`` of every game of a TriPeaks batch env (:class:`~solitaire_env.vector.tripeaks.TriPeaksVectorEnv`),
+    from its current state arrays; 0 for a cleared board (see the module docstring)."""
+    if params is None:
+        params = P.policy_params(**DEFAULT_POLICY)
+    out = np.zeros(batch_env.num_envs, dtype=np.float64)
+    when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
+    _potentials(batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), out)
+    return out
+
+
+def action_values(batch_env: Any, win_bonus: float, params: np.ndarray | None = None) -> np.ndarray:
+    """``(num_envs, 29)``: for every game of a TriPeaks batch env and every legal action, the
+    cards that action and then the base policy clear on the true cards, + ``win_bonus`` on a
+    win (``Q(s, a)`` of the base policy, one sample: the true deal); NaN for illegal actions."""
+    if params is None:
+        params = P.policy_params(**DEFAULT_POLICY)
+    out = np.zeros((batch_env.num_envs, K.NUM_ACTIONS), dtype=np.float64)
+    when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
+    _action_values(batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), out)
+    return out
+
+
+class PlayoutShaping(VecEnvWrapper):
+    """Adds ``gamma * Phi(s') - Phi(s)`` to the rewards of a TriPeaks :class:`SB3VecEnv` (module docstring).
+
+    ``venv`` is the SB3 env chain whose innermost env is the ``SB3VecEnv`` (e.g. a
+    ``VecMonitor`` over it), with ``reward="progress"``: the potential counts cards and the
+    env's own ``win_bonus``, the reward's units. ``gamma`` is PPO's discount. The infos gain
+    nothing; ``potential`` holds ``Phi`` of the current states.
+    """
+
+    def __init__(self, venv: VecEnv, gamma: float) -> None:
+        super().__init__(venv)
+        inner: Any = venv
+        while hasattr(inner, "venv"):
+            inner = inner.venv
+        batch = getattr(inner, "env", None)
+        if batch is None or not hasattr(batch, "_tab") or getattr(inner, "game", None) != "tripeaks":
+            raise ValueError("PlayoutShaping needs a TriPeaks SB3VecEnv (solitaire_env.vector.sb3) inside")
+        if int(batch._cfg[K.C_REWARD]) != K.REWARD_PROGRESS:
+            raise ValueError('PlayoutShaping needs reward="progress" (its potential counts cards and the win bonus)')
+        self._batch = batch
+        self.win_bonus = float(batch._fcfg[K.FC_WIN_BONUS])
+        self.gamma = float(gamma)
+        self._params = P.policy_params(**DEFAULT_POLICY)
+        self.potential = np.zeros(self.num_envs, dtype=np.float64)
+
+    def _phi(self) -> np.ndarray:
+        return potentials(self._batch, self.win_bonus, self._params)
+
+    def reset(self) -> Any:
+        obs = self.venv.reset()
+        self.potential = self._phi()
+        return obs
+
+    def step_wait(self) -> Any:
+        obs, rewards, dones, infos = self.venv.step_wait()
+        after = self._phi()  # a finished game's row already holds the next game (same-step autoreset)
+        shaped = rewards + self.gamma * np.where(dones, 0.0, after) - self.potential
+        self.potential = after
+        return obs, shaped.astype(np.float32), dones, infos

@@ -1,0 +1,163 @@
+"""agents.shaping: the playout potential against the rules core, and the shaped rewards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("stable_baselines3")
+
+from agents import _playout as P
+from agents.base import public_state
+from agents.rollout import DEFAULT_POLICY
+from agents.shaping import PlayoutShaping, action_values, potentials
+from solitaire_env.solver.stats import draw_codes, make_game
+from solitaire_env.tripeaks.rules import ALL_SLOTS
+from solitaire_env.vector.sb3 import SB3VecEnv
+
+PARAMS = P.policy_params(**DEFAULT_POLICY)
+
+
+def _rank(card: int) -> int:
+    return 0 if card == 52 else card % 13 + 1
+
+
+def reference_potential(game, actions, win_bonus: float) -> float:
+    """Phi from the rules core: the base policy's playout on the game's true cards, replayed."""
+    if game.removed == ALL_SLOTS:
+        return 0.0
+    k = public_state(game, actions).knowledge
+    layout = np.array([_rank(c) for c in game.tableau], dtype=np.int64)
+    stock = np.array([_rank(c) for c in game.stock], dtype=np.int64)
+    _, moves = P.playout_record(
+        layout,
+        stock,
+        game.removed,
+        game.stock_pos,
+        k.key,
+        game.seen_slots,
+        game.stock_seen,
+        np.array(k.unseen, dtype=np.int64),
+        k.wrap,
+        k.when_stuck,
+        PARAMS,
+        np.zeros(1),
+    )
+    copy = game.copy()
+    before = copy.cleared
+    for a in moves:
+        copy.play(int(a))  # raises if the playout made an illegal move
+    assert copy.over  # the playout plays to the end of the game
+    return (copy.cleared - before) + (win_bonus if copy.won else 0.0)
+
+
+@pytest.mark.parametrize(
+    ("rule", "env_kwargs"),
+    [("E", {}), ("C", {}), ("E", {"jokers": 2}), ("C", {"draw": "when_stuck", "waste_start": "empty"})],
+)
+def test_potential_matches_the_rules_core(rule: str, env_kwargs: dict) -> None:
+    n = 40
+    codes = draw_codes(n, 7, "TP", rule)
+    env = SB3VecEnv(n, game="tripeaks", deal_codes=codes, **env_kwargs)
+    env.reset()
+    rules = {k: v for k, v in env_kwargs.items()}
+    games = [make_game(c, rules) for c in codes]
+    actions: list[list[int]] = [[] for _ in codes]
+    rng = np.random.default_rng(0)
+    live = np.ones(n, dtype=bool)
+    checked = 0
+    while live.any():
+        phi = potentials(env.env, 30.0)
+        for i in np.flatnonzero(live):
+            assert phi[i] == pytest.approx(reference_potential(games[i], actions[i], 30.0)), (codes[i], actions[i])
+            checked += 1
+        mask = env.action_masks()
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        env.step(acts)
+        for i in np.flatnonzero(live):
+            games[i].play(int(acts[i]))
+            actions[i].append(int(acts[i]))
+            if games[i].over:
+                live[i] = False
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(("rule", "env_kwargs"), [("E", {}), ("C", {"jokers": 1, "draw": "when_stuck"})])
+def test_action_values_match_the_rules_core(rule: str, env_kwargs: dict) -> None:
+    """Q(s, a) = the card a clears (0 or 1) + Phi of the position after a (+ the bonus on a win)."""
+    n = 30
+    codes = draw_codes(n, 11, "TP", rule)
+    env = SB3VecEnv(n, game="tripeaks", deal_codes=codes, **env_kwargs)
+    env.reset()
+    games = [make_game(c, dict(env_kwargs)) for c in codes]
+    actions: list[list[int]] = [[] for _ in codes]
+    rng = np.random.default_rng(2)
+    live = np.ones(n, dtype=bool)
+    checked = 0
+    while live.any():
+        q = action_values(env.env, 30.0)
+        mask = env.action_masks()
+        for i in np.flatnonzero(live):
+            assert np.array_equal(~np.isnan(q[i]), mask[i])
+            for a in np.flatnonzero(mask[i]):
+                after = games[i].copy()
+                after.play(int(a))
+                want = (after.cleared - games[i].cleared) + reference_potential(after, [*actions[i], int(a)], 30.0)
+                if after.won:
+                    want += 30.0
+                assert q[i, a] == pytest.approx(want), (codes[i], actions[i], a)
+                checked += 1
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        env.step(acts)
+        for i in np.flatnonzero(live):
+            games[i].play(int(acts[i]))
+            actions[i].append(int(acts[i]))
+            if games[i].over:
+                live[i] = False
+    assert checked > 1000
+
+
+def test_potential_of_the_start_is_the_base_policy_game() -> None:
+    """From the deal, Phi is what the base policy alone scores on that deal (cleared + bonus if won)."""
+    codes = draw_codes(200, 3, "TP", "E")
+    env = SB3VecEnv(len(codes), game="tripeaks", deal_codes=codes)
+    env.reset()
+    phi = potentials(env.env, 30.0)
+    wins = int((phi >= 30.0).sum())
+    assert 0 < wins < len(codes)  # the base policy wins about half of Easy deals
+    assert np.all((phi >= 0) & (phi <= 28 + 30.0))
+
+
+def test_shaped_rewards_telescope() -> None:
+    """The shaped return of an episode is its return minus Phi(s_0) (gamma = 1)."""
+    n = 16
+    codes = draw_codes(n, 5, "TP", "E")
+    inner = SB3VecEnv(n, game="tripeaks", deal_codes=codes, reward="progress", win_bonus=30.0)
+    env = PlayoutShaping(inner, gamma=1.0)
+    env.reset()
+    start = env.potential.copy()
+    raw = inner  # a second, unshaped copy of the same games
+    twin = SB3VecEnv(n, game="tripeaks", deal_codes=codes, reward="progress", win_bonus=30.0)
+    twin.reset()
+    rng = np.random.default_rng(1)
+    shaped_sum = np.zeros(n)
+    plain_sum = np.zeros(n)
+    done = np.zeros(n, dtype=bool)
+    while not done.all():
+        mask = raw.action_masks()
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        _, shaped, dones, _ = env.step(acts)
+        _, plain, _, _ = twin.step(acts)
+        shaped_sum[~done] += shaped[~done]
+        plain_sum[~done] += plain[~done]
+        done |= dones
+    np.testing.assert_allclose(shaped_sum, plain_sum - start, atol=1e-4)
+    assert np.abs(shaped_sum).max() > 0  # a random policy does worse than the base policy
+
+
+def test_shaping_needs_a_tripeaks_env() -> None:
+    env = SB3VecEnv(2, game="fortythieves")
+    with pytest.raises(ValueError, match="TriPeaks SB3VecEnv"):
+        PlayoutShaping(env, gamma=0.99)
+    with pytest.raises(ValueError, match="progress"):
+        PlayoutShaping(SB3VecEnv(2, game="tripeaks", reward="score"), gamma=0.99)
