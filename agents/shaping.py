@@ -173,6 +173,100 @@ def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragm
             out[i, a] = (cleared - before) + (win_bonus if cleared == K.NUM_SLOTS else 0.0)
 
 
+@njit(cache=True)
+def _sampled_values(st, tab, stock, when_stuck, params, win_bonus, uniforms, out):  # pragma: no cover - numba
+    """Like :func:`_action_values`, averaged over ``uniforms.shape[1]`` fair fillings of the
+    unseen places (what the ``rollout`` agent estimates) instead of the true deal."""
+    layout = np.empty(K.NUM_SLOTS, np.int64)
+    stock_rank = np.empty(K.MAX_STOCK, np.int64)
+    unseen = np.zeros(14, np.int64)
+    ranks_buf = np.empty(64, np.int64)
+    paths = np.zeros((K.NUM_ACTIONS, 1), np.int64)
+    lengths = np.ones(K.NUM_ACTIONS, np.int64)
+    for i in range(st.shape[0]):
+        out[i, :] = np.nan
+        legal = np.int64(st[i, K.F_LEGAL])
+        if legal == 0:
+            continue
+        removed = np.int64(st[i, K.F_REMOVED])
+        known = np.int64(st[i, K.F_SEEN]) | removed
+        for k in range(14):
+            unseen[k] = 0
+        n_ranks = 0
+        for s in range(K.NUM_SLOTS):
+            r = np.int64(tab[i, s]) % 13 + 1
+            if (known >> s) & 1:
+                layout[s] = r
+            else:
+                layout[s] = -1
+                unseen[r] += 1
+                ranks_buf[n_ranks] = r
+                n_ranks += 1
+        n_stock = np.int64(st[i, K.F_STOCK_LEN])
+        stock_seen = np.int64(st[i, K.F_STOCK_SEEN])
+        n_jokers = 0
+        for k in range(n_stock):
+            c = np.int64(stock[i, k])
+            r = 0 if c == K.JOKER else c % 13 + 1
+            if k < stock_seen:
+                stock_rank[k] = r
+            else:
+                stock_rank[k] = -1
+                unseen[r] += 1
+                if r == 0:
+                    n_jokers += 1
+                else:
+                    ranks_buf[n_ranks] = r
+                    n_ranks += 1
+        n_legal = 0
+        for a in range(K.NUM_ACTIONS):
+            if (legal >> a) & 1:
+                paths[n_legal, 0] = a
+                n_legal += 1
+        before = P._popcount(removed)
+        cleared = P.rollout_counts(
+            layout,
+            stock_rank[:n_stock],
+            np.sort(ranks_buf[:n_ranks]),
+            n_jokers,
+            uniforms[i],
+            removed,
+            np.int64(st[i, K.F_STOCK_POS]),
+            np.int64(st[i, K.F_KEY]),
+            known,
+            stock_seen,
+            unseen,
+            st[i, K.F_WRAP] != 0,
+            when_stuck,
+            paths[:n_legal],
+            lengths[:n_legal],
+            params,
+        )
+        n_samples = cleared.shape[0]
+        for c in range(n_legal):
+            total = 0.0
+            for j in range(n_samples):
+                got = np.int64(cleared[j, c])
+                total += (got - before) + (win_bonus if got == K.NUM_SLOTS else 0.0)
+            out[i, paths[c, 0]] = total / n_samples
+
+
+def sampled_action_values(
+    batch_env: Any, win_bonus: float, samples: int, rng: np.random.Generator, params: np.ndarray | None = None
+) -> np.ndarray:
+    """``(num_envs, 29)``: :func:`action_values` estimated fairly, over ``samples`` fillings of
+    the places the player has not seen (drawn from ``rng``) instead of the true deal."""
+    if params is None:
+        params = P.policy_params(**DEFAULT_POLICY)
+    out = np.zeros((batch_env.num_envs, K.NUM_ACTIONS), dtype=np.float64)
+    uniforms = rng.random((batch_env.num_envs, samples, 56))
+    when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
+    _sampled_values(
+        batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), uniforms, out
+    )
+    return out
+
+
 def potentials(batch_env: Any, win_bonus: float, params: np.ndarray | None = None) -> np.ndarray:
     """``Phi`` of every game of a TriPeaks batch env (:class:`~solitaire_env.vector.tripeaks.TriPeaksVectorEnv`),
     from its current state arrays; 0 for a cleared board (see the module docstring)."""

@@ -65,6 +65,7 @@ TRAIN_KEYS = (
     "ppo",
     "advice",
     "shaping",
+    "pretrain",
     "validation",
     "test",
     "out",
@@ -130,6 +131,7 @@ class TrainConfig:
     resume: str | None = None
     advice: str = "none"
     shaping: str = "none"
+    pretrain: tuple[tuple[str, Any], ...] = ()
     source: str | None = field(default=None, compare=False)
 
     @property
@@ -162,6 +164,7 @@ class TrainConfig:
             "ppo": self.ppo_kwargs,
             "advice": self.advice,
             "shaping": self.shaping,
+            "pretrain": dict(self.pretrain) or None,
             "validation": {
                 "deals": self.validation_deals,
                 "seed": self.validation_seed,
@@ -202,6 +205,9 @@ class TrainConfig:
             raise ConfigError(f"{where}resume: model file {resume!r} not found")
         test_agents = test.get("agents")
         advice, shaping = _aids(get("advice"), get("shaping"), game, env, where)
+        pretrain = _pretrain(get("pretrain"), game, env, where)
+        if pretrain and resume is not None:
+            raise ConfigError(f"{where}pretrain: warm-starts a new policy; it does not go with resume")
         config = cls(
             game=game,
             rules=rules,
@@ -222,6 +228,7 @@ class TrainConfig:
             resume=resume,
             advice=advice,
             shaping=shaping,
+            pretrain=tuple(pretrain.items()),
             source=source,
         )
         if config.test_deals and config.validation_seed == config.test_seed:
@@ -319,6 +326,34 @@ def _aids(advice: Any, shaping: Any, game: GameName, env: Mapping[str, Any], whe
             "(its potential counts cards and the win bonus)"
         )
     return advice, shaping
+
+
+def _pretrain(value: Any, game: GameName, env: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The ``pretrain`` block (:mod:`agents.pretrain`): absent or null for none."""
+    from agents.pretrain import PRETRAIN_KEYS
+
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}pretrain: want a mapping of warm-start settings (or null), got {value!r}")
+    _known(value, PRETRAIN_KEYS, where, "pretrain: ")
+    if game != "tripeaks" or env.get("reward", "score") != "progress":
+        raise ConfigError(
+            f"{where}pretrain: is for TriPeaks with reward progress (the move values count cards and the win bonus)"
+        )
+    out = {k: _number(v) for k, v in value.items()}
+    for key in ("samples", "steps", "epochs", "replay", "batch_size"):
+        v = out.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise ConfigError(f"{where}pretrain.{key}: want a whole number >= 1, got {v!r}")
+    for key in ("minutes", "temperature", "learning_rate"):
+        v = out.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < math.inf):
+            raise ConfigError(f"{where}pretrain.{key}: want a number > 0, got {v!r}")
+    eps = out.get("epsilon")
+    if eps is not None and (isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 <= eps <= 1):
+        raise ConfigError(f"{where}pretrain.epsilon: want a number from 0 to 1, got {eps!r}")
+    return out
 
 
 def _ppo(value: Any, env: Mapping[str, Any], game: GameName, where: str) -> dict[str, Any]:
@@ -574,6 +609,23 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
         )
     start_steps = model.num_timesteps
     curve: list[dict[str, float]] = []
+    pretrained: dict[str, Any] | None = None
+    ppo_minutes = config.minutes
+    if config.pretrain:
+        from agents.pretrain import PretrainSettings, run_pretrain
+
+        settings = PretrainSettings(**dict(config.pretrain))
+        if config.minutes is not None:
+            settings = PretrainSettings(**{**settings.__dict__, "minutes": min(settings.minutes, config.minutes)})
+        say(f"pretrain: {settings.minutes:g} minutes, fitting the policy to the rollout agent's move values")
+
+        def check() -> dict[str, float]:
+            got = evaluate_model(model, validation_codes, config.game, env_kwargs)
+            return {"win_rate": float(got["won"].mean()), "mean_reward": float(got["reward"].mean())}
+
+        pretrained = run_pretrain(model, monitor.venv, env, settings, config.seed, check=check, say=say)
+        if ppo_minutes is not None:
+            ppo_minutes = max(ppo_minutes - pretrained["seconds"] / 60.0, 0.0)
 
     class Watch(BaseCallback):
         """The time limit, the progress bar and the training curve (mean episode return per rollout)."""
@@ -588,10 +640,14 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
         def _on_training_start(self) -> None:
             from tqdm import tqdm
 
+            if pretrained is not None:  # the warm-started policy is a candidate for the best model too
+                evaluation.n_calls = evaluation.eval_freq - 1
+                evaluation.on_step()
+                evaluation.n_calls = 0
             # with a time limit the bar counts seconds (the steps in its postfix), else env steps
-            self.by_time = config.minutes is not None
+            self.by_time = ppo_minutes is not None
             self.bar = tqdm(
-                total=round(60 * config.minutes) if self.by_time and config.minutes else config.timesteps,
+                total=round(60 * ppo_minutes) if self.by_time and ppo_minutes is not None else config.timesteps,
                 unit="s" if self.by_time else "step",
                 unit_scale=not self.by_time,
                 desc="training",
@@ -620,7 +676,7 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
                     post["validation_return"] = f"{evaluation.last_mean_reward:.2f}"
                 self.bar.set_postfix(post, refresh=False)
                 self.bar.refresh()
-            if config.minutes is not None and elapsed >= 60.0 * config.minutes:
+            if ppo_minutes is not None and elapsed >= 60.0 * ppo_minutes:
                 self.stopped_by = "minutes"
                 return False
             return True
@@ -693,6 +749,7 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
         "validation": validation,
         "best_validation": max(validation, key=lambda r: r["mean_reward"]) if validation else None,
         "training_curve": curve,
+        "pretrain": pretrained,
     }
 
     # the test: the ppo agent on the best model next to the comparison agents, on the test codes

@@ -267,9 +267,33 @@ def test_advice_and_shaping_train_save_and_play_in_the_harness(tmp_path: Path) -
         make_agent("ppo", "tripeaks", model=result.files["best_model"], advice="none")
 
 
+def test_pretrain_warm_starts_then_ppo(tmp_path: Path) -> None:
+    """A ``pretrain`` block fits the policy first (in the time budget), the warm-started policy is
+    validated at step 0 (a candidate for the best model), PPO goes on, and the harness's agent
+    and the batch env play the same games with the result."""
+    data = tiny(tmp_path, timesteps=256, minutes=1, test={"deals": 6, "seed": 0, "agents": [], "workers": 1})
+    data.update(
+        advice="base_policy",
+        pretrain={"minutes": 0.03, "samples": 2, "steps": 2, "batch_size": 64, "replay": 2},
+    )
+    result = train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
+    pre = result.metrics["pretrain"]
+    assert pre["rounds"] >= 1 and pre["positions"] > 0 and pre["checks"]
+    assert 0 <= pre["checks"][-1]["win_rate"] <= 1
+    validation = result.metrics["validation"]
+    assert validation[0]["timesteps"] == 0 and validation[-1]["timesteps"] > 0
+    test = result.metrics["test"]
+    assert test["batch_check"]["wins"] == test["summary"][test["agent"]]["wins"]
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
+        ({"pretrain": {"minutes": 0}}, "pretrain.minutes: want a number > 0"),
+        ({"pretrain": {"samples": 1.5}}, "pretrain.samples: want a whole number"),
+        ({"pretrain": {"epsilon": 2}}, "pretrain.epsilon"),
+        ({"pretrain": {"teacher": "x"}}, "pretrain"),
+        ({"pretrain": {}, "env": {"reward": "score"}}, "reward progress"),
         ({"advice": "lookahead"}, "advice: want one of"),
         ({"shaping": "yes"}, "shaping: want one of"),
         ({"shaping": "playout", "env": {"reward": "score"}}, "reward progress"),

@@ -1,0 +1,173 @@
+"""A warm start for TriPeaks policies: fit the policy's logits to the rollout agent's move values.
+
+The ``rollout`` agent (63 % of Easy deals) scores each legal move by playing it, then the fair
+base policy to the end, in many fillings of the cards it has not seen, and plays the best. Its
+values are a function of the public state that an MLP can be fitted to: this stage does that,
+before PPO (or instead of it), in the training run's time budget.
+
+One round:
+
+1. **Collect.** ``steps`` moves of the training envs (the batch env: random deals, held-out codes
+   excluded), played by the current policy (its most probable legal move; with probability
+   ``epsilon`` a uniformly random legal move instead, so that the positions are not only the
+   policy's own). In every position with more than one legal move, the values of all the legal
+   moves are estimated like the rollout agent does (:func:`agents.shaping.sampled_action_values`:
+   ``samples`` fillings of the unseen places, each move followed by the base policy; value = cards
+   cleared + ``win_bonus`` on a win). Nothing hidden goes in: the fillings are drawn from what the
+   player has not seen (tests/test_shaping.py checks the estimate does not depend on the hidden
+   cards).
+2. **Fit.** ``epochs`` passes over the last ``replay`` rounds' positions: the legal logits, minus
+   their mean, are fitted to the values, minus their mean, divided by ``temperature`` (squared
+   error), so the most probable move is the move of highest estimated value. The value head is
+   fitted to the best move's value (the return of playing on), so that PPO starts with a critic.
+
+The policy stays a MaskablePPO policy: the rest of the run (PPO, validation, the saved model,
+the ``ppo`` agent) does not know it was warm-started.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["PRETRAIN_KEYS", "PretrainSettings", "run_pretrain"]
+
+#: The keys of a training config's ``pretrain`` block.
+PRETRAIN_KEYS = (
+    "minutes",
+    "samples",
+    "steps",
+    "epsilon",
+    "temperature",
+    "epochs",
+    "replay",
+    "batch_size",
+    "learning_rate",
+)
+
+
+@dataclass(frozen=True)
+class PretrainSettings:
+    """The ``pretrain`` block of a training config (see the module docstring)."""
+
+    minutes: float = 10.0
+    samples: int = 32
+    steps: int = 16
+    epsilon: float = 0.1
+    temperature: float = 4.0
+    epochs: int = 2
+    replay: int = 8
+    batch_size: int = 4096
+    learning_rate: float = 3e-4
+
+
+def run_pretrain(
+    model: Any,
+    inner: Any,
+    env: Any,
+    settings: PretrainSettings,
+    seed: int,
+    check: Callable[[], dict[str, float]] | None = None,
+    every: float = 300.0,
+    say: Callable[..., None] = print,
+) -> dict[str, Any]:
+    """Warm-start ``model``'s policy for ``settings.minutes`` (module docstring).
+
+    ``inner`` is the TriPeaks ``SB3VecEnv`` and ``env`` the env chain the model reads (``inner``
+    itself, or wrappers over it such as the advice); ``check`` (optional) is called every
+    ``every`` seconds and at the end and returns figures to log (a validation). Returns what
+    happened: rounds, positions, seconds, and the ``check`` rows.
+    """
+    import torch
+
+    from agents.shaping import sampled_action_values
+
+    policy = model.policy
+    win_bonus = float(inner.env._fcfg[1])  # FC_WIN_BONUS: the value of a win, in the reward's units
+    actor = [
+        *policy.features_extractor.parameters(),
+        *policy.mlp_extractor.policy_net.parameters(),
+        *policy.action_net.parameters(),
+    ]
+    critic = [*policy.mlp_extractor.value_net.parameters(), *policy.value_net.parameters()]
+    optimizer = torch.optim.Adam(actor + critic, lr=settings.learning_rate)
+    rng = np.random.default_rng(seed)
+    history: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    rows: list[dict[str, float]] = []
+    start = time.perf_counter()
+    last_check = start
+    rounds = positions = 0
+    loss_value = float("nan")
+    obs = env.reset()
+    policy.set_training_mode(False)
+
+    def logits_and_values(o: Any) -> tuple[Any, Any]:
+        features = policy.extract_features(o, policy.pi_features_extractor)
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+        return policy.action_net(latent_pi), policy.value_net(latent_vf)
+
+    while time.perf_counter() - start < settings.minutes * 60:
+        got_obs, got_mask, got_q = [], [], []
+        for _ in range(settings.steps):
+            q = sampled_action_values(inner.env, win_bonus, settings.samples, rng)
+            mask = inner.action_masks()
+            with torch.no_grad():
+                logits, _ = logits_and_values(torch.as_tensor(obs))
+            scores = logits.numpy().copy()
+            scores[~mask] = -np.inf
+            actions = scores.argmax(axis=1)
+            explore = np.flatnonzero(rng.random(len(actions)) < settings.epsilon)
+            for i in explore:
+                actions[i] = rng.choice(np.flatnonzero(mask[i]))
+            keep = mask.sum(axis=1) > 1
+            got_obs.append(np.asarray(obs)[keep])
+            got_mask.append(mask[keep])
+            got_q.append(np.nan_to_num(q[keep]))
+            obs, _, _, _ = env.step(actions)
+        history.append((np.concatenate(got_obs), np.concatenate(got_mask), np.concatenate(got_q)))
+        del history[: -settings.replay]
+        positions += len(history[-1][0])
+        rounds += 1
+        o_all = torch.as_tensor(np.concatenate([h[0] for h in history]))
+        m_all = torch.as_tensor(np.concatenate([h[1] for h in history]))
+        q_all = torch.as_tensor(np.concatenate([h[2] for h in history]), dtype=torch.float32)
+        policy.set_training_mode(True)
+        for _ in range(settings.epochs):
+            order = torch.randperm(len(o_all))
+            for k in range(0, len(o_all), settings.batch_size):
+                idx = order[k : k + settings.batch_size]
+                ob, mb, qb = o_all[idx], m_all[idx].float(), q_all[idx]
+                logits, values = logits_and_values(ob)
+                count = mb.sum(dim=1, keepdim=True)
+                centred = logits - (logits * mb).sum(dim=1, keepdim=True) / count
+                target = (qb - (qb * mb).sum(dim=1, keepdim=True) / count) / settings.temperature
+                policy_loss = (((centred - target) ** 2) * mb).sum() / mb.sum()
+                best = torch.where(mb > 0, qb, torch.full_like(qb, -1e9)).max(dim=1).values
+                value_loss = ((values.squeeze(1) - best) ** 2).mean()
+                loss = policy_loss + 0.01 * value_loss
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                loss_value = float(policy_loss.item())
+        policy.set_training_mode(False)
+        now = time.perf_counter()
+        if check is not None and now - last_check >= every:
+            last_check = now
+            row = {"seconds": round(now - start, 1), "positions": positions, **check()}
+            rows.append(row)
+            say(f"pretrain: {row}")
+    seconds = time.perf_counter() - start
+    if check is not None:
+        rows.append({"seconds": round(seconds, 1), "positions": positions, **check()})
+        say(f"pretrain: {rows[-1]}")
+    return {
+        "rounds": rounds,
+        "positions": positions,
+        "seconds": round(seconds, 1),
+        "last_policy_loss": loss_value,
+        "checks": rows,
+    }
