@@ -56,10 +56,10 @@ class TriPeaksChainFeatures(BaseFeaturesExtractor):
 
     def __init__(self, observation_space: spaces.Box, wrap: bool = True) -> None:
         shape = observation_space.shape
-        if shape is None or len(shape) != 1 or shape[0] < FLAT_SIZE:
+        if shape not in ((FLAT_SIZE,), (FLAT_SIZE + NUM_SLOTS + 1,)):
             raise ValueError(
-                f"TriPeaksChainFeatures reads the flat TriPeaks observation ({FLAT_SIZE},) (and passes on "
-                f"what follows it, such as the advice), got {observation_space}"
+                f"TriPeaksChainFeatures reads the flat TriPeaks observation ({FLAT_SIZE},), or it followed "
+                f"by the advice ({FLAT_SIZE + NUM_SLOTS + 1},), got {observation_space}"
             )
         pairs = np.triu_indices(NUM_SLOTS, k=1)
         super().__init__(observation_space, shape[0] + NUM_SLOTS + len(pairs[0]))
