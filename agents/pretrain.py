@@ -13,9 +13,9 @@ One round:
    policy's own). In every position with more than one legal move, the values of all the legal
    moves are estimated like the rollout agent does (:func:`agents.shaping.sampled_action_values`:
    ``samples`` fillings of the unseen places, each move followed by the base policy; value = cards
-   cleared + ``win_bonus`` on a win). Nothing hidden goes in: the fillings are drawn from what the
-   player has not seen (tests/test_shaping.py checks the estimate does not depend on the hidden
-   cards).
+   cleared + ``win_bonus`` on a win), in ``threads`` threads. Nothing hidden goes in: the
+   fillings are drawn from what the player has not seen (tests/test_shaping.py checks the
+   estimate is the rollout agent's kernel run on the public state's inputs).
 2. **Fit.** ``epochs`` passes over the last ``replay`` rounds' positions: the legal logits, minus
    their mean, are fitted to the values, minus their mean, divided by ``temperature`` (squared
    error), so the most probable move is the move of highest estimated value. The value head is
@@ -47,6 +47,7 @@ PRETRAIN_KEYS = (
     "replay",
     "batch_size",
     "learning_rate",
+    "threads",
 )
 
 
@@ -63,6 +64,7 @@ class PretrainSettings:
     replay: int = 8
     batch_size: int = 4096
     learning_rate: float = 3e-4
+    threads: int = 2
 
 
 def run_pretrain(
@@ -113,7 +115,7 @@ def run_pretrain(
     while time.perf_counter() - start < settings.minutes * 60:
         got_obs, got_mask, got_q = [], [], []
         for _ in range(settings.steps):
-            q = sampled_action_values(inner.env, win_bonus, settings.samples, rng)
+            q = sampled_action_values(inner.env, win_bonus, settings.samples, rng, threads=settings.threads)
             mask = inner.action_masks()
             with torch.no_grad():
                 logits, _ = logits_and_values(torch.as_tensor(obs))

@@ -29,6 +29,7 @@ core, and that a shaped training run's model plays through the fair agent).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -173,17 +174,18 @@ def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragm
             out[i, a] = (cleared - before) + (win_bonus if cleared == K.NUM_SLOTS else 0.0)
 
 
-@njit(cache=True)
-def _sampled_values(st, tab, stock, when_stuck, params, win_bonus, uniforms, out):  # pragma: no cover - numba
-    """Like :func:`_action_values`, averaged over ``uniforms.shape[1]`` fair fillings of the
-    unseen places (what the ``rollout`` agent estimates) instead of the true deal."""
+@njit(cache=True, nogil=True)
+def _sampled_values(st, tab, stock, when_stuck, params, win_bonus, uniforms, lo, hi, out):  # pragma: no cover
+    """Like :func:`_action_values` for games ``lo`` to ``hi - 1``, averaged over
+    ``uniforms.shape[1]`` fair fillings of the unseen places (what the ``rollout`` agent
+    estimates) instead of the true deal.  Without the GIL: threads may run disjoint ranges."""
     layout = np.empty(K.NUM_SLOTS, np.int64)
     stock_rank = np.empty(K.MAX_STOCK, np.int64)
     unseen = np.zeros(14, np.int64)
     ranks_buf = np.empty(64, np.int64)
     paths = np.zeros((K.NUM_ACTIONS, 1), np.int64)
     lengths = np.ones(K.NUM_ACTIONS, np.int64)
-    for i in range(st.shape[0]):
+    for i in range(lo, hi):
         out[i, :] = np.nan
         legal = np.int64(st[i, K.F_LEGAL])
         if legal == 0:
@@ -252,18 +254,34 @@ def _sampled_values(st, tab, stock, when_stuck, params, win_bonus, uniforms, out
 
 
 def sampled_action_values(
-    batch_env: Any, win_bonus: float, samples: int, rng: np.random.Generator, params: np.ndarray | None = None
+    batch_env: Any,
+    win_bonus: float,
+    samples: int,
+    rng: np.random.Generator,
+    params: np.ndarray | None = None,
+    threads: int = 1,
 ) -> np.ndarray:
     """``(num_envs, 29)``: :func:`action_values` estimated fairly, over ``samples`` fillings of
-    the places the player has not seen (drawn from ``rng``) instead of the true deal."""
+    the places the player has not seen (drawn from ``rng``) instead of the true deal.
+    ``threads`` > 1 splits the games between that many threads (the kernel runs without the GIL;
+    the result does not depend on it)."""
     if params is None:
         params = P.policy_params(**DEFAULT_POLICY)
-    out = np.zeros((batch_env.num_envs, K.NUM_ACTIONS), dtype=np.float64)
-    uniforms = rng.random((batch_env.num_envs, samples, 56))
+    n = batch_env.num_envs
+    out = np.zeros((n, K.NUM_ACTIONS), dtype=np.float64)
+    uniforms = rng.random((n, samples, 56))
     when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
-    _sampled_values(
-        batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), uniforms, out
-    )
+    args = (batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), uniforms)
+    if threads <= 1 or n < 2:
+        _sampled_values(*args, 0, n, out)
+        return out
+    from concurrent.futures import ThreadPoolExecutor
+
+    bounds = np.linspace(0, n, min(threads, n) + 1).astype(int)
+    with ThreadPoolExecutor(len(bounds) - 1) as pool:
+        jobs = [pool.submit(_sampled_values, *args, int(a), int(b), out) for a, b in itertools.pairwise(bounds)]
+        for job in jobs:
+            job.result()
     return out
 
 

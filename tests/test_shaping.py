@@ -219,3 +219,6 @@ def test_sampled_values_are_the_rollout_agents_estimate() -> None:
         if not live.any():
             break
     assert checked > 300
+    two = sampled_action_values(env.env, 30.0, samples, np.random.default_rng(99), threads=2)
+    one = sampled_action_values(env.env, 30.0, samples, np.random.default_rng(99))
+    np.testing.assert_array_equal(two, one)  # threads split the games, nothing else
