@@ -11,10 +11,10 @@ One round:
    excluded), played by the current policy (its most probable legal move; with probability
    ``epsilon`` a uniformly random legal move instead, so that the positions are not only the
    policy's own). In every position with more than one legal move, the values of all the legal
-   moves are estimated like the rollout agent does (:func:`agents.shaping.sampled_action_values`:
+   moves are estimated like the rollout agent does (:func:`agents.move_values.sampled_action_values`:
    ``samples`` fillings of the unseen places, each move followed by the base policy; value = cards
    cleared + ``win_bonus`` on a win), in ``threads`` threads. Nothing hidden goes in: the
-   fillings are drawn from what the player has not seen (tests/test_shaping.py checks the
+   fillings are drawn from what the player has not seen (tests/test_move_values.py checks the
    estimate is the rollout agent's kernel run on the public state's inputs).
 2. **Fit.** ``epochs`` passes over the last ``replay`` rounds' positions: the legal logits, minus
    their mean, are fitted to the values, minus their mean, divided by ``temperature`` (squared
@@ -86,7 +86,7 @@ def run_pretrain(
     """
     import torch
 
-    from agents.shaping import sampled_action_values
+    from agents.move_values import sampled_action_values
 
     policy = model.policy
     win_bonus = float(inner.env._fcfg[1])  # FC_WIN_BONUS: the value of a win, in the reward's units

@@ -4,7 +4,7 @@
 
 plays the 1000 validation deals (seed 1, TriPeaks Easy) in the batch env, choosing in every
 position the legal move with the highest value estimated over SAMPLES fillings of the unseen
-cards (agents.shaping.sampled_action_values: the move, then the rollout agent's base policy to
+cards (agents.move_values.sampled_action_values: the move, then the rollout agent's base policy to
 the end; value = cards cleared + WIN_VALUE on a win).  SAMPLES 0 plays the base policy itself.
 Prints: samples, win rate, seconds.  Figures in docs/training.md (session 5).
 """
@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from agents.advice import batch_advice
-from agents.shaping import sampled_action_values
+from agents.move_values import sampled_action_values
 from solitaire_env.solver.stats import draw_codes
 from solitaire_env.vector.sb3 import SB3VecEnv
 

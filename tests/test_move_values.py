@@ -1,4 +1,5 @@
-"""agents.shaping: the playout potential against the rules core, and the shaped rewards."""
+"""agents.move_values and agents.shaping: the playout values against the rules core, the fair
+estimate against the rollout agent's kernel, the shaped rewards."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ pytest.importorskip("stable_baselines3")
 
 from agents import _playout as P
 from agents.base import public_state
+from agents.move_values import action_values, potentials
 from agents.rollout import DEFAULT_POLICY
-from agents.shaping import PlayoutShaping, action_values, potentials
+from agents.shaping import PlayoutShaping
 from solitaire_env.solver.stats import draw_codes, make_game
 from solitaire_env.tripeaks.rules import ALL_SLOTS
 from solitaire_env.vector.sb3 import SB3VecEnv
@@ -167,8 +169,8 @@ def test_sampled_values_are_the_rollout_agents_estimate() -> None:
     """The fair estimate from the batch env's arrays equals the rollout agent's kernel run on the
     public state's inputs (ranks of seen places only) with the same random numbers: it reads
     nothing hidden.  And it averages fillings: with many samples it is close to the mean."""
+    from agents.move_values import sampled_action_values
     from agents.rollout import tripeaks_inputs
-    from agents.shaping import sampled_action_values
 
     n, samples = 24, 8
     codes = draw_codes(n, 13, "TP", "E")

@@ -1,0 +1,299 @@
+"""Values from playouts of the ``rollout`` agent's base policy, for training TriPeaks policies.
+
+All three read a TriPeaks batch env's state arrays (:class:`~solitaire_env.vector.tripeaks.TriPeaksVectorEnv`)
+and play the base policy (:mod:`agents._playout`, weights :data:`agents.rollout.DEFAULT_POLICY`)
+to the end of the game; a value counts the cards cleared from the position on, plus
+``win_bonus`` when the board is cleared (the units of the env's ``progress`` reward):
+
+- :func:`potentials`: ``Phi(s)``, the base policy's playout from each position **on the true
+  deal** (0 for a cleared board): the potential of :class:`agents.shaping.PlayoutShaping`;
+- :func:`action_values`: for every legal move, the move then the base policy, **on the true
+  deal** (one sample of what the player does not know);
+- :func:`sampled_action_values`: the same averaged over fillings of the places the player has
+  not seen, drawn fairly from the unseen cards: what the ``rollout`` agent estimates, and the
+  target of the warm start (:mod:`agents.pretrain`). It reads no hidden card:
+  ``tests/test_move_values.py`` checks it equals the rollout agent's kernel run on the public
+  state's inputs.
+
+The first two are training signals that use the hidden cards (the env knows them); no policy
+input is made from them. Each is checked against the rules core in ``tests/test_move_values.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from agents import _playout as P
+from agents.rollout import DEFAULT_POLICY
+from solitaire_env.vector import tripeaks_kernels as K
+
+__all__ = ["action_values", "potentials", "sampled_action_values"]
+
+
+@njit(cache=True)
+def _inputs(i, st, tab, stock, slot_rank, stock_key, unseen):  # pragma: no cover - numba
+    """Game ``i`` of the batch env as a playout position on its true cards: fills ``slot_rank``,
+    ``stock_key`` and ``unseen`` (what the player has not seen, by rank; 0 = jokers) and returns
+    ``(removed, known, n_stock, stock_seen, pos, key, wrap)``."""
+    removed = np.int64(st[i, K.F_REMOVED])
+    known = np.int64(st[i, K.F_SEEN]) | removed
+    for k in range(14):
+        unseen[k] = 0
+    for s in range(K.NUM_SLOTS):
+        r = np.int64(tab[i, s]) % 13 + 1
+        slot_rank[s] = r
+        if not (known >> s) & 1:
+            unseen[r] += 1
+    n_stock = np.int64(st[i, K.F_STOCK_LEN])
+    stock_seen = np.int64(st[i, K.F_STOCK_SEEN])
+    for k in range(n_stock):
+        c = np.int64(stock[i, k])
+        r = 0 if c == K.JOKER else c % 13 + 1
+        stock_key[k] = r
+        if k >= stock_seen:
+            unseen[r] += 1
+    return (
+        removed,
+        known,
+        n_stock,
+        stock_seen,
+        np.int64(st[i, K.F_STOCK_POS]),
+        np.int64(st[i, K.F_KEY]),
+        st[i, K.F_WRAP] != 0,
+    )
+
+
+@njit(cache=True)
+def _potentials(st, tab, stock, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
+    slot_rank = np.empty(K.NUM_SLOTS, np.int64)
+    stock_key = np.empty(K.MAX_STOCK, np.int64)
+    unseen = np.zeros(14, np.int64)
+    noise = np.zeros(1, np.float64)
+    accept = np.empty(14, np.int64)
+    record = np.zeros(0, np.int64)
+    st_r = np.empty(32, np.int64)
+    st_e = np.empty(32, np.int64)
+    st_m = np.empty(32, np.int64)
+    for i in range(st.shape[0]):
+        if np.int64(st[i, K.F_REMOVED]) == K.ALL:
+            out[i] = 0.0
+            continue
+        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(i, st, tab, stock, slot_rank, stock_key, unseen)
+        P.accept_masks(slot_rank, wrap, accept)
+        exposed = P.exposed_of(removed)
+        cleared, _ = P._playout(
+            slot_rank,
+            stock_key[:n_stock],
+            accept,
+            removed,
+            exposed,
+            known | exposed,
+            pos,
+            stock_seen,
+            key,
+            unseen,
+            wrap,
+            when_stuck,
+            params,
+            noise,
+            record,
+            st_r,
+            st_e,
+            st_m,
+        )
+        out[i] = (cleared - P._popcount(removed)) + (win_bonus if cleared == K.NUM_SLOTS else 0.0)
+
+
+@njit(cache=True)
+def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
+    """``out[i, a]``: for each legal action ``a`` of game ``i`` (``st[i, F_LEGAL]``), the cards
+    cleared by ``a`` and then by the base policy on the true cards, + ``win_bonus`` if that wins;
+    NaN where ``a`` is not legal."""
+    slot_rank = np.empty(K.NUM_SLOTS, np.int64)
+    stock_key = np.empty(K.MAX_STOCK, np.int64)
+    unseen = np.zeros(14, np.int64)
+    work = np.zeros(14, np.int64)
+    noise = np.zeros(1, np.float64)
+    accept = np.empty(14, np.int64)
+    record = np.zeros(0, np.int64)
+    st_r = np.empty(32, np.int64)
+    st_e = np.empty(32, np.int64)
+    st_m = np.empty(32, np.int64)
+    for i in range(st.shape[0]):
+        out[i, :] = np.nan
+        legal = np.int64(st[i, K.F_LEGAL])
+        if legal == 0:
+            continue
+        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(i, st, tab, stock, slot_rank, stock_key, unseen)
+        P.accept_masks(slot_rank, wrap, accept)
+        exposed = P.exposed_of(removed)
+        known |= exposed
+        before = P._popcount(removed)
+        for a in range(K.NUM_ACTIONS):
+            if not (legal >> a) & 1:
+                continue
+            work[:] = unseen
+            r2, e2, k2, p2, s2, key2, _ = P._apply(
+                a, slot_rank, stock_key, removed, exposed, known, pos, stock_seen, key, work
+            )
+            cleared = P._popcount(r2)
+            if r2 != K.ALL:
+                cleared, _ = P._playout(
+                    slot_rank,
+                    stock_key[:n_stock],
+                    accept,
+                    r2,
+                    e2,
+                    k2,
+                    p2,
+                    s2,
+                    key2,
+                    work,
+                    wrap,
+                    when_stuck,
+                    params,
+                    noise,
+                    record,
+                    st_r,
+                    st_e,
+                    st_m,
+                )
+            out[i, a] = (cleared - before) + (win_bonus if cleared == K.NUM_SLOTS else 0.0)
+
+
+@njit(cache=True, nogil=True)
+def _sampled_values(st, tab, stock, when_stuck, params, win_bonus, uniforms, lo, hi, out):  # pragma: no cover
+    """Like :func:`_action_values` for games ``lo`` to ``hi - 1``, averaged over
+    ``uniforms.shape[1]`` fair fillings of the unseen places (what the ``rollout`` agent
+    estimates) instead of the true deal.  Without the GIL: threads may run disjoint ranges."""
+    layout = np.empty(K.NUM_SLOTS, np.int64)
+    stock_rank = np.empty(K.MAX_STOCK, np.int64)
+    unseen = np.zeros(14, np.int64)
+    ranks_buf = np.empty(64, np.int64)
+    paths = np.zeros((K.NUM_ACTIONS, 1), np.int64)
+    lengths = np.ones(K.NUM_ACTIONS, np.int64)
+    for i in range(lo, hi):
+        out[i, :] = np.nan
+        legal = np.int64(st[i, K.F_LEGAL])
+        if legal == 0:
+            continue
+        removed = np.int64(st[i, K.F_REMOVED])
+        known = np.int64(st[i, K.F_SEEN]) | removed
+        for k in range(14):
+            unseen[k] = 0
+        n_ranks = 0
+        for s in range(K.NUM_SLOTS):
+            r = np.int64(tab[i, s]) % 13 + 1
+            if (known >> s) & 1:
+                layout[s] = r
+            else:
+                layout[s] = -1
+                unseen[r] += 1
+                ranks_buf[n_ranks] = r
+                n_ranks += 1
+        n_stock = np.int64(st[i, K.F_STOCK_LEN])
+        stock_seen = np.int64(st[i, K.F_STOCK_SEEN])
+        n_jokers = 0
+        for k in range(n_stock):
+            c = np.int64(stock[i, k])
+            r = 0 if c == K.JOKER else c % 13 + 1
+            if k < stock_seen:
+                stock_rank[k] = r
+            else:
+                stock_rank[k] = -1
+                unseen[r] += 1
+                if r == 0:
+                    n_jokers += 1
+                else:
+                    ranks_buf[n_ranks] = r
+                    n_ranks += 1
+        n_legal = 0
+        for a in range(K.NUM_ACTIONS):
+            if (legal >> a) & 1:
+                paths[n_legal, 0] = a
+                n_legal += 1
+        before = P._popcount(removed)
+        cleared = P.rollout_counts(
+            layout,
+            stock_rank[:n_stock],
+            np.sort(ranks_buf[:n_ranks]),
+            n_jokers,
+            uniforms[i],
+            removed,
+            np.int64(st[i, K.F_STOCK_POS]),
+            np.int64(st[i, K.F_KEY]),
+            known,
+            stock_seen,
+            unseen,
+            st[i, K.F_WRAP] != 0,
+            when_stuck,
+            paths[:n_legal],
+            lengths[:n_legal],
+            params,
+        )
+        n_samples = cleared.shape[0]
+        for c in range(n_legal):
+            total = 0.0
+            for j in range(n_samples):
+                got = np.int64(cleared[j, c])
+                total += (got - before) + (win_bonus if got == K.NUM_SLOTS else 0.0)
+            out[i, paths[c, 0]] = total / n_samples
+
+
+def sampled_action_values(
+    batch_env: Any,
+    win_bonus: float,
+    samples: int,
+    rng: np.random.Generator,
+    params: np.ndarray | None = None,
+    threads: int = 1,
+) -> np.ndarray:
+    """``(num_envs, 29)``: :func:`action_values` estimated fairly, over ``samples`` fillings of
+    the places the player has not seen (drawn from ``rng``) instead of the true deal.
+    ``threads`` > 1 splits the games between that many threads (the kernel runs without the GIL;
+    the result does not depend on it)."""
+    if params is None:
+        params = P.policy_params(**DEFAULT_POLICY)
+    n = batch_env.num_envs
+    out = np.zeros((n, K.NUM_ACTIONS), dtype=np.float64)
+    uniforms = rng.random((n, samples, 56))
+    when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
+    args = (batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), uniforms)
+    if threads <= 1 or n < 2:
+        _sampled_values(*args, 0, n, out)
+        return out
+    from concurrent.futures import ThreadPoolExecutor
+
+    bounds = np.linspace(0, n, min(threads, n) + 1).astype(int)
+    with ThreadPoolExecutor(len(bounds) - 1) as pool:
+        jobs = [pool.submit(_sampled_values, *args, int(a), int(b), out) for a, b in itertools.pairwise(bounds)]
+        for job in jobs:
+            job.result()
+    return out
+
+
+def potentials(batch_env: Any, win_bonus: float, params: np.ndarray | None = None) -> np.ndarray:
+    """``Phi`` of every game of a TriPeaks batch env (:class:`~solitaire_env.vector.tripeaks.TriPeaksVectorEnv`),
+    from its current state arrays; 0 for a cleared board (see the module docstring)."""
+    if params is None:
+        params = P.policy_params(**DEFAULT_POLICY)
+    out = np.zeros(batch_env.num_envs, dtype=np.float64)
+    when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
+    _potentials(batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), out)
+    return out
+
+
+def action_values(batch_env: Any, win_bonus: float, params: np.ndarray | None = None) -> np.ndarray:
+    """``(num_envs, 29)``: for every game of a TriPeaks batch env and every legal action, the
+    cards that action and then the base policy clear on the true cards, + ``win_bonus`` on a
+    win (``Q(s, a)`` of the base policy, one sample: the true deal); NaN for illegal actions."""
+    if params is None:
+        params = P.policy_params(**DEFAULT_POLICY)
+    out = np.zeros((batch_env.num_envs, K.NUM_ACTIONS), dtype=np.float64)
+    when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
+    _action_values(batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), out)
+    return out
