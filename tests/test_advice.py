@@ -7,6 +7,8 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
+from vector_helpers import tripeaks_lockstep
+
 from agents.advice import ADVICE_SIZE, AdviceObservation, batch_advice, public_advice, with_advice
 from agents.base import public_state
 from solitaire_env.solver.stats import draw_codes, make_game
@@ -21,16 +23,9 @@ from solitaire_env.vector.sb3 import SB3VecEnv
 def test_batch_advice_is_the_public_advice(rule: str, env_kwargs: dict) -> None:
     """Same move from the env's arrays (true cards at hand) and from the public state (no hidden
     cards at all): the advice reads nothing hidden.  Also: it is always a legal move."""
-    n = 60
-    codes = draw_codes(n, 9, "TP", rule)
-    env = SB3VecEnv(n, game="tripeaks", deal_codes=codes, **env_kwargs)
-    env.reset()
-    games = [make_game(c, dict(env_kwargs)) for c in codes]
-    actions: list[list[int]] = [[] for _ in codes]
-    rng = np.random.default_rng(0)
-    live = np.ones(n, dtype=bool)
+    codes = draw_codes(60, 9, "TP", rule)
     checked = 0
-    while live.any():
+    for env, games, actions, live in tripeaks_lockstep(codes, env_kwargs):
         moves = batch_advice(env.env)
         mask = env.action_masks()
         for i in np.flatnonzero(live):
@@ -38,13 +33,6 @@ def test_batch_advice_is_the_public_advice(rule: str, env_kwargs: dict) -> None:
             assert moves[i] == want, (codes[i], actions[i])
             assert mask[i, moves[i]]
             checked += 1
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
-        env.step(acts)
-        for i in np.flatnonzero(live):
-            games[i].play(int(acts[i]))
-            actions[i].append(int(acts[i]))
-            if games[i].over:
-                live[i] = False
     assert checked > 2000
 
 

@@ -8,12 +8,14 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
+from vector_helpers import tripeaks_lockstep
+
 from agents import _playout as P
 from agents.base import public_state
 from agents.move_values import action_values, potentials
 from agents.rollout import DEFAULT_POLICY
 from agents.shaping import PlayoutShaping
-from solitaire_env.solver.stats import draw_codes, make_game
+from solitaire_env.solver.stats import draw_codes
 from solitaire_env.tripeaks.rules import ALL_SLOTS
 from solitaire_env.vector.sb3 import SB3VecEnv
 
@@ -58,45 +60,22 @@ def reference_potential(game, actions, win_bonus: float) -> float:
     [("E", {}), ("C", {}), ("E", {"jokers": 2}), ("C", {"draw": "when_stuck", "waste_start": "empty"})],
 )
 def test_potential_matches_the_rules_core(rule: str, env_kwargs: dict) -> None:
-    n = 40
-    codes = draw_codes(n, 7, "TP", rule)
-    env = SB3VecEnv(n, game="tripeaks", deal_codes=codes, **env_kwargs)
-    env.reset()
-    rules = {k: v for k, v in env_kwargs.items()}
-    games = [make_game(c, rules) for c in codes]
-    actions: list[list[int]] = [[] for _ in codes]
-    rng = np.random.default_rng(0)
-    live = np.ones(n, dtype=bool)
+    codes = draw_codes(40, 7, "TP", rule)
     checked = 0
-    while live.any():
+    for env, games, actions, live in tripeaks_lockstep(codes, env_kwargs):
         phi = potentials(env.env, 30.0)
         for i in np.flatnonzero(live):
             assert phi[i] == pytest.approx(reference_potential(games[i], actions[i], 30.0)), (codes[i], actions[i])
             checked += 1
-        mask = env.action_masks()
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
-        env.step(acts)
-        for i in np.flatnonzero(live):
-            games[i].play(int(acts[i]))
-            actions[i].append(int(acts[i]))
-            if games[i].over:
-                live[i] = False
     assert checked > 1000
 
 
 @pytest.mark.parametrize(("rule", "env_kwargs"), [("E", {}), ("C", {"jokers": 1, "draw": "when_stuck"})])
 def test_action_values_match_the_rules_core(rule: str, env_kwargs: dict) -> None:
     """Q(s, a) = the card a clears (0 or 1) + Phi of the position after a (+ the bonus on a win)."""
-    n = 30
-    codes = draw_codes(n, 11, "TP", rule)
-    env = SB3VecEnv(n, game="tripeaks", deal_codes=codes, **env_kwargs)
-    env.reset()
-    games = [make_game(c, dict(env_kwargs)) for c in codes]
-    actions: list[list[int]] = [[] for _ in codes]
-    rng = np.random.default_rng(2)
-    live = np.ones(n, dtype=bool)
+    codes = draw_codes(30, 11, "TP", rule)
     checked = 0
-    while live.any():
+    for env, games, actions, live in tripeaks_lockstep(codes, env_kwargs, seed=2):
         q = action_values(env.env, 30.0)
         mask = env.action_masks()
         for i in np.flatnonzero(live):
@@ -109,13 +88,6 @@ def test_action_values_match_the_rules_core(rule: str, env_kwargs: dict) -> None
                     want += 30.0
                 assert q[i, a] == pytest.approx(want), (codes[i], actions[i], a)
                 checked += 1
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
-        env.step(acts)
-        for i in np.flatnonzero(live):
-            games[i].play(int(acts[i]))
-            actions[i].append(int(acts[i]))
-            if games[i].over:
-                live[i] = False
     assert checked > 1000
 
 
@@ -172,18 +144,12 @@ def test_sampled_values_are_the_rollout_agents_estimate() -> None:
     from agents.move_values import sampled_action_values
     from agents.rollout import tripeaks_inputs
 
-    n, samples = 24, 8
-    codes = draw_codes(n, 13, "TP", "E")
-    env = SB3VecEnv(n, game="tripeaks", deal_codes=codes, jokers=1)
-    env.reset()
-    games = [make_game(c, {"jokers": 1}) for c in codes]
-    actions: list[list[int]] = [[] for _ in codes]
-    rng = np.random.default_rng(4)
-    live = np.ones(n, dtype=bool)
+    samples = 8
+    codes = draw_codes(24, 13, "TP", "E")
     checked = 0
-    for step in range(40):
+    for step, (env, games, actions, live) in enumerate(tripeaks_lockstep(codes, {"jokers": 1}, seed=4, max_steps=40)):
         got = sampled_action_values(env.env, 30.0, samples, np.random.default_rng(step))
-        uniforms = np.random.default_rng(step).random((n, samples, 56))
+        uniforms = np.random.default_rng(step).random((len(codes), samples, 56))
         mask = env.action_masks()
         for i in np.flatnonzero(live):
             x = tripeaks_inputs(public_state(games[i], actions[i]))
@@ -211,15 +177,6 @@ def test_sampled_values_are_the_rollout_agents_estimate() -> None:
             np.testing.assert_allclose(got[i, legal], want)
             assert np.isnan(got[i, ~mask[i]]).all()
             checked += 1
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
-        env.step(acts)
-        for i in np.flatnonzero(live):
-            games[i].play(int(acts[i]))
-            actions[i].append(int(acts[i]))
-            if games[i].over:
-                live[i] = False
-        if not live.any():
-            break
     assert checked > 300
     two = sampled_action_values(env.env, 30.0, samples, np.random.default_rng(99), threads=2)
     one = sampled_action_values(env.env, 30.0, samples, np.random.default_rng(99))
