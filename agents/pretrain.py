@@ -20,6 +20,9 @@ One round:
    their mean, are fitted to the values, minus their mean, divided by ``temperature`` (squared
    error), so the most probable move is the move of highest estimated value. The value head is
    fitted to the best move's value (the return of playing on), so that PPO starts with a critic.
+3. **Check** (when the run gives a validation, every ``every`` seconds and at the end): the
+   weights of the best check (mean validation return, as the evaluation callback ranks models)
+   are the ones the warm start ends with.
 
 The policy stays a MaskablePPO policy: the rest of the run (PPO, validation, the saved model,
 the ``ppo`` agent) does not know it was warm-started.
@@ -27,6 +30,8 @@ the ``ppo`` agent) does not know it was warm-started.
 
 from __future__ import annotations
 
+import copy
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -108,12 +113,22 @@ def run_pretrain(
     obs = env.reset()
     policy.set_training_mode(False)
 
+    best: list[Any] = [-math.inf, None, None]  # the best check's mean reward, its weights, its time
+
+    def keep_best(now: float) -> None:
+        assert check is not None
+        row = {"seconds": round(now - start, 1), "positions": positions, **check()}
+        rows.append(row)
+        say(f"pretrain: {row}")
+        if row["mean_reward"] > best[0]:
+            best[:] = [row["mean_reward"], copy.deepcopy(policy.state_dict()), row["seconds"]]
+
     def logits_and_values(o: Any) -> tuple[Any, Any]:
         features = policy.extract_features(o, policy.pi_features_extractor)
         latent_pi, latent_vf = policy.mlp_extractor(features)
         return policy.action_net(latent_pi), policy.value_net(latent_vf)
 
-    while time.perf_counter() - start < settings.minutes * 60:
+    while rounds == 0 or time.perf_counter() - start < settings.minutes * 60:  # one round at least
         got_obs, got_mask, got_q = [], [], []
         for _ in range(settings.steps):
             q = sampled_action_values(inner.env, win_bonus, settings.samples, rng, threads=settings.threads)
@@ -149,8 +164,8 @@ def run_pretrain(
                 centred = logits - (logits * mb).sum(dim=1, keepdim=True) / count
                 target = (qb - (qb * mb).sum(dim=1, keepdim=True) / count) / settings.temperature
                 policy_loss = (((centred - target) ** 2) * mb).sum() / mb.sum()
-                best = torch.where(mb > 0, qb, torch.full_like(qb, -1e9)).max(dim=1).values
-                value_loss = ((values.squeeze(1) - best) ** 2).mean()
+                top = torch.where(mb > 0, qb, torch.full_like(qb, -1e9)).max(dim=1).values
+                value_loss = ((values.squeeze(1) - top) ** 2).mean()
                 loss = policy_loss + 0.01 * value_loss
                 optimizer.zero_grad()
                 loss.backward()
@@ -160,17 +175,18 @@ def run_pretrain(
         now = time.perf_counter()
         if check is not None and now - last_check >= every:
             last_check = now
-            row = {"seconds": round(now - start, 1), "positions": positions, **check()}
-            rows.append(row)
-            say(f"pretrain: {row}")
+            keep_best(now)
     seconds = time.perf_counter() - start
     if check is not None:
-        rows.append({"seconds": round(seconds, 1), "positions": positions, **check()})
-        say(f"pretrain: {rows[-1]}")
+        keep_best(time.perf_counter())
+        if best[1] is not None and best[0] > rows[-1]["mean_reward"]:  # go back to the best checked weights
+            policy.load_state_dict(best[1])
+            say(f"pretrain: kept the weights of the check at {best[2]:g} s (the best validation)")
     return {
         "rounds": rounds,
         "positions": positions,
         "seconds": round(seconds, 1),
         "last_policy_loss": loss_value,
         "checks": rows,
+        "kept_check_seconds": best[2] if check is not None else None,
     }

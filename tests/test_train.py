@@ -336,3 +336,32 @@ def test_resume_refuses_a_model_of_the_other_game(smoke: dict[str, object], tmp_
     data = tiny(tmp_path, game="fortythieves", rules="N", resume=model, test={"deals": 0})
     with pytest.raises(ConfigError, match="trained on tripeaks, not fortythieves"):
         train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
+
+
+def test_pretrain_ends_with_the_best_checked_weights() -> None:
+    """The warm start goes back to the weights of its best check (the first, here)."""
+    import copy
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.advice import AdviceObservation
+    from agents.pretrain import PretrainSettings, run_pretrain
+    from solitaire_env.vector.sb3 import SB3VecEnv
+
+    inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
+    inner.seed(0)
+    env = AdviceObservation(inner)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, seed=0, device="cpu")
+    seen: list[dict] = []
+
+    def check() -> dict[str, float]:
+        seen.append(copy.deepcopy(model.policy.state_dict()))
+        return {"win_rate": 0.0, "mean_reward": 10.0 - len(seen)}  # every check worse than the one before
+
+    settings = PretrainSettings(minutes=0.02, samples=2, steps=2, batch_size=16, threads=1)
+    got = run_pretrain(model, inner, env, settings, seed=0, check=check, every=0.0, say=lambda *a: None)
+    assert len(seen) >= 2 and got["kept_check_seconds"] == got["checks"][0]["seconds"]
+    final = model.policy.state_dict()
+    assert all(torch.equal(final[k], seen[0][k]) for k in final)
+    assert not all(torch.equal(seen[-1][k], seen[0][k]) for k in final)  # the weights did move
