@@ -16,7 +16,8 @@ once the slot has been seen, and counts the unseen cards by rank. It is computed
 - :func:`public_advice` from a :class:`~agents.base.PublicState` (what the ``ppo`` agent does at
   play time: it never has the hidden cards);
 - :func:`batch_advice` from the state arrays of a TriPeaks batch env, for training: it hands the
-  kernel the ranks of the seen slots only (``-1`` elsewhere), the same inputs.
+  kernel the ranks of the seen slots only (``-1`` elsewhere; :func:`agents.move_values.public_inputs`),
+  the same inputs.
 
 :class:`AdviceObservation` is an SB3 ``VecEnvWrapper`` that appends the advice to a TriPeaks
 :class:`~solitaire_env.vector.sb3.SB3VecEnv`'s flat observations.
@@ -33,6 +34,7 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents import _playout as P
 from agents.base import PublicState
+from agents.move_values import public_inputs
 from agents.rollout import DEFAULT_POLICY, tripeaks_inputs
 from solitaire_env.tripeaks.observe import FLAT_SIZE
 from solitaire_env.vector import tripeaks_kernels as K
@@ -47,24 +49,11 @@ _PARAMS = P.policy_params(**DEFAULT_POLICY)
 @njit(cache=True)
 def _batch_moves(st, tab, stock, when_stuck, params, out):  # pragma: no cover - numba
     layout = np.empty(K.NUM_SLOTS, np.int64)
+    stock_rank = np.empty(K.MAX_STOCK, np.int64)
     unseen = np.zeros(14, np.int64)
+    ranks = np.empty(64, np.int64)
     for i in range(st.shape[0]):
-        removed = np.int64(st[i, K.F_REMOVED])
-        known = np.int64(st[i, K.F_SEEN]) | removed
-        for k in range(14):
-            unseen[k] = 0
-        for s in range(K.NUM_SLOTS):
-            r = np.int64(tab[i, s]) % 13 + 1
-            if (known >> s) & 1:
-                layout[s] = r
-            else:
-                layout[s] = -1
-                unseen[r] += 1
-        n_stock = np.int64(st[i, K.F_STOCK_LEN])
-        stock_seen = np.int64(st[i, K.F_STOCK_SEEN])
-        for k in range(stock_seen, n_stock):
-            c = np.int64(stock[i, k])
-            unseen[0 if c == K.JOKER else c % 13 + 1] += 1
+        removed, known, n_stock, _, _, _ = public_inputs(i, st, tab, stock, layout, stock_rank, unseen, ranks)
         if removed == K.ALL:
             out[i] = -1
             continue

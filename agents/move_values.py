@@ -31,7 +31,7 @@ from agents import _playout as P
 from agents.rollout import DEFAULT_POLICY
 from solitaire_env.vector import tripeaks_kernels as K
 
-__all__ = ["action_values", "potentials", "sampled_action_values"]
+__all__ = ["action_values", "potentials", "public_inputs", "sampled_action_values"]
 
 
 @njit(cache=True)
@@ -166,6 +166,45 @@ def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragm
 
 
 @njit(cache=True, nogil=True)
+def public_inputs(i, st, tab, stock, layout, stock_rank, unseen, ranks):  # pragma: no cover - numba
+    """Game ``i`` of the batch env as its player knows it, in the rollout kernels' terms: fills
+    ``layout`` (slot ranks, -1 never seen), ``stock_rank`` (-1 not drawn yet; 0 a joker),
+    ``unseen`` (unseen cards by rank, 0 = jokers) and ``ranks[:n_ranks]`` (the unseen non-joker
+    ranks); returns ``(removed, known, n_stock, stock_seen, n_ranks, n_jokers)``."""
+    removed = np.int64(st[i, K.F_REMOVED])
+    known = np.int64(st[i, K.F_SEEN]) | removed
+    for k in range(14):
+        unseen[k] = 0
+    n_ranks = 0
+    for s in range(K.NUM_SLOTS):
+        r = np.int64(tab[i, s]) % 13 + 1
+        if (known >> s) & 1:
+            layout[s] = r
+        else:
+            layout[s] = -1
+            unseen[r] += 1
+            ranks[n_ranks] = r
+            n_ranks += 1
+    n_stock = np.int64(st[i, K.F_STOCK_LEN])
+    stock_seen = np.int64(st[i, K.F_STOCK_SEEN])
+    n_jokers = 0
+    for k in range(n_stock):
+        c = np.int64(stock[i, k])
+        r = 0 if c == K.JOKER else c % 13 + 1
+        if k < stock_seen:
+            stock_rank[k] = r
+        else:
+            stock_rank[k] = -1
+            unseen[r] += 1
+            if r == 0:
+                n_jokers += 1
+            else:
+                ranks[n_ranks] = r
+                n_ranks += 1
+    return removed, known, n_stock, stock_seen, n_ranks, n_jokers
+
+
+@njit(cache=True, nogil=True)
 def _sampled_values(st, tab, stock, when_stuck, params, win_bonus, uniforms, lo, hi, out):  # pragma: no cover
     """Like :func:`_action_values` for games ``lo`` to ``hi - 1``, averaged over
     ``uniforms.shape[1]`` fair fillings of the unseen places (what the ``rollout`` agent
@@ -181,36 +220,9 @@ def _sampled_values(st, tab, stock, when_stuck, params, win_bonus, uniforms, lo,
         legal = np.int64(st[i, K.F_LEGAL])
         if legal == 0:
             continue
-        removed = np.int64(st[i, K.F_REMOVED])
-        known = np.int64(st[i, K.F_SEEN]) | removed
-        for k in range(14):
-            unseen[k] = 0
-        n_ranks = 0
-        for s in range(K.NUM_SLOTS):
-            r = np.int64(tab[i, s]) % 13 + 1
-            if (known >> s) & 1:
-                layout[s] = r
-            else:
-                layout[s] = -1
-                unseen[r] += 1
-                ranks_buf[n_ranks] = r
-                n_ranks += 1
-        n_stock = np.int64(st[i, K.F_STOCK_LEN])
-        stock_seen = np.int64(st[i, K.F_STOCK_SEEN])
-        n_jokers = 0
-        for k in range(n_stock):
-            c = np.int64(stock[i, k])
-            r = 0 if c == K.JOKER else c % 13 + 1
-            if k < stock_seen:
-                stock_rank[k] = r
-            else:
-                stock_rank[k] = -1
-                unseen[r] += 1
-                if r == 0:
-                    n_jokers += 1
-                else:
-                    ranks_buf[n_ranks] = r
-                    n_ranks += 1
+        removed, known, n_stock, stock_seen, n_ranks, n_jokers = public_inputs(
+            i, st, tab, stock, layout, stock_rank, unseen, ranks_buf
+        )
         n_legal = 0
         for a in range(K.NUM_ACTIONS):
             if (legal >> a) & 1:
