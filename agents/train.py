@@ -131,7 +131,7 @@ class TrainConfig:
     resume: str | None = None
     advice: str = "none"
     shaping: str = "none"
-    pretrain: tuple[tuple[str, Any], ...] = ()
+    pretrain: tuple[tuple[str, Any], ...] | None = None  # None: no warm start; (): one with the defaults
     source: str | None = field(default=None, compare=False)
 
     @property
@@ -164,7 +164,7 @@ class TrainConfig:
             "ppo": self.ppo_kwargs,
             "advice": self.advice,
             "shaping": self.shaping,
-            "pretrain": dict(self.pretrain) or None,
+            "pretrain": None if self.pretrain is None else dict(self.pretrain),
             "validation": {
                 "deals": self.validation_deals,
                 "seed": self.validation_seed,
@@ -206,7 +206,7 @@ class TrainConfig:
         test_agents = test.get("agents")
         advice, shaping = _aids(get("advice"), get("shaping"), game, env, where)
         pretrain = _pretrain(get("pretrain"), game, env, where)
-        if pretrain and resume is not None:
+        if pretrain is not None and resume is not None:
             raise ConfigError(f"{where}pretrain: warm-starts a new policy; it does not go with resume")
         config = cls(
             game=game,
@@ -228,7 +228,7 @@ class TrainConfig:
             resume=resume,
             advice=advice,
             shaping=shaping,
-            pretrain=tuple(pretrain.items()),
+            pretrain=None if pretrain is None else tuple(pretrain.items()),
             source=source,
         )
         if config.test_deals and config.validation_seed == config.test_seed:
@@ -328,12 +328,12 @@ def _aids(advice: Any, shaping: Any, game: GameName, env: Mapping[str, Any], whe
     return advice, shaping
 
 
-def _pretrain(value: Any, game: GameName, env: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """The ``pretrain`` block (:mod:`agents.pretrain`): absent or null for none."""
+def _pretrain(value: Any, game: GameName, env: Mapping[str, Any], where: str) -> dict[str, Any] | None:
+    """The ``pretrain`` block (:mod:`agents.pretrain`): absent or null for none, ``{}`` for the defaults."""
     from agents.pretrain import PRETRAIN_KEYS
 
     if value is None:
-        return {}
+        return None
     if not isinstance(value, Mapping):
         raise ConfigError(f"{where}pretrain: want a mapping of warm-start settings (or null), got {value!r}")
     _known(value, PRETRAIN_KEYS, where, "pretrain: ")
@@ -611,7 +611,7 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
     curve: list[dict[str, float]] = []
     pretrained: dict[str, Any] | None = None
     ppo_minutes = config.minutes
-    if config.pretrain:
+    if config.pretrain is not None:
         from agents.pretrain import PretrainSettings, run_pretrain
 
         settings = PretrainSettings(**dict(config.pretrain))

@@ -966,7 +966,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"config ok: {config.game}, rules {config.rules}, {config.num_envs} envs, {limit}, seed {config.seed}")
         print(f"env: {dict(config.env) or '(defaults)'}")
         print(f"ppo: {config.ppo_kwargs or '(defaults)'}")
-        print(f"advice: {config.advice}; shaping: {config.shaping}; pretrain: {dict(config.pretrain) or 'none'}")
+        pretrain = "none" if config.pretrain is None else dict(config.pretrain) or "the defaults"
+        print(f"advice: {config.advice}; shaping: {config.shaping}; pretrain: {pretrain}")
         print(
             f"validation: {config.validation_deals} deals (seed {config.validation_seed}) "
             f"every {config.validation_every:,} steps"

@@ -290,6 +290,7 @@ def test_pretrain_warm_starts_then_ppo(tmp_path: Path) -> None:
     ("change", "message"),
     [
         ({"pretrain": {"minutes": 0}}, "pretrain.minutes: want a number > 0"),
+        ({"pretrain": {}, "resume": "configs/ppo_smoke.yaml"}, "does not go with resume"),
         ({"pretrain": {"samples": 1.5}}, "pretrain.samples: want a whole number"),
         ({"pretrain": {"epsilon": 2}}, "pretrain.epsilon"),
         ({"pretrain": {"teacher": "x"}}, "pretrain"),
@@ -336,6 +337,14 @@ def test_resume_refuses_a_model_of_the_other_game(smoke: dict[str, object], tmp_
     data = tiny(tmp_path, game="fortythieves", rules="N", resume=model, test={"deals": 0})
     with pytest.raises(ConfigError, match="trained on tripeaks, not fortythieves"):
         train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
+
+
+def test_empty_pretrain_block_means_the_defaults(tmp_path: Path) -> None:
+    data = tiny(tmp_path)
+    assert TrainConfig.from_mapping(data).pretrain is None
+    data["pretrain"] = {}
+    config = TrainConfig.from_mapping(data)
+    assert config.pretrain == () and config.to_dict()["pretrain"] == {}
 
 
 def test_pretrain_ends_with_the_best_checked_weights() -> None:
