@@ -35,27 +35,17 @@ __all__ = ["action_values", "potentials", "public_inputs", "sampled_action_value
 
 
 @njit(cache=True)
-def _inputs(i, st, tab, stock, slot_rank, stock_key, unseen):  # pragma: no cover - numba
-    """Game ``i`` of the batch env as a playout position on its true cards: fills ``slot_rank``,
-    ``stock_key`` and ``unseen`` (what the player has not seen, by rank; 0 = jokers) and returns
+def _inputs(i, st, tab, stock, slot_rank, stock_key, unseen, ranks):  # pragma: no cover - numba
+    """Game ``i`` of the batch env as a playout position on its true cards: :func:`public_inputs`
+    (``unseen``: what the player has not seen, by rank; 0 = jokers), then the true ranks in
+    ``slot_rank`` and ``stock_key`` where the player knows none; returns
     ``(removed, known, n_stock, stock_seen, pos, key, wrap)``."""
-    removed = np.int64(st[i, K.F_REMOVED])
-    known = np.int64(st[i, K.F_SEEN]) | removed
-    for k in range(14):
-        unseen[k] = 0
-    for s in range(K.NUM_SLOTS):
-        r = np.int64(tab[i, s]) % 13 + 1
-        slot_rank[s] = r
-        if not (known >> s) & 1:
-            unseen[r] += 1
-    n_stock = np.int64(st[i, K.F_STOCK_LEN])
-    stock_seen = np.int64(st[i, K.F_STOCK_SEEN])
-    for k in range(n_stock):
+    removed, known, n_stock, stock_seen, _, _ = public_inputs(i, st, tab, stock, slot_rank, stock_key, unseen, ranks)
+    for s in range(K.NUM_SLOTS):  # then the true ranks where the player knows none
+        slot_rank[s] = np.int64(tab[i, s]) % 13 + 1
+    for k in range(stock_seen, n_stock):
         c = np.int64(stock[i, k])
-        r = 0 if c == K.JOKER else c % 13 + 1
-        stock_key[k] = r
-        if k >= stock_seen:
-            unseen[r] += 1
+        stock_key[k] = 0 if c == K.JOKER else c % 13 + 1
     return (
         removed,
         known,
@@ -72,6 +62,7 @@ def _potentials(st, tab, stock, when_stuck, params, win_bonus, out):  # pragma: 
     slot_rank = np.empty(K.NUM_SLOTS, np.int64)
     stock_key = np.empty(K.MAX_STOCK, np.int64)
     unseen = np.zeros(14, np.int64)
+    ranks = np.empty(64, np.int64)
     noise = np.zeros(1, np.float64)
     accept = np.empty(14, np.int64)
     record = np.zeros(0, np.int64)
@@ -82,7 +73,9 @@ def _potentials(st, tab, stock, when_stuck, params, win_bonus, out):  # pragma: 
         if np.int64(st[i, K.F_REMOVED]) == K.ALL:
             out[i] = 0.0
             continue
-        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(i, st, tab, stock, slot_rank, stock_key, unseen)
+        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(
+            i, st, tab, stock, slot_rank, stock_key, unseen, ranks
+        )
         P.accept_masks(slot_rank, wrap, accept)
         exposed = P.exposed_of(removed)
         cleared, _ = P._playout(
@@ -116,6 +109,7 @@ def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragm
     slot_rank = np.empty(K.NUM_SLOTS, np.int64)
     stock_key = np.empty(K.MAX_STOCK, np.int64)
     unseen = np.zeros(14, np.int64)
+    ranks = np.empty(64, np.int64)
     work = np.zeros(14, np.int64)
     noise = np.zeros(1, np.float64)
     accept = np.empty(14, np.int64)
@@ -128,7 +122,9 @@ def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragm
         legal = np.int64(st[i, K.F_LEGAL])
         if legal == 0:
             continue
-        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(i, st, tab, stock, slot_rank, stock_key, unseen)
+        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(
+            i, st, tab, stock, slot_rank, stock_key, unseen, ranks
+        )
         P.accept_masks(slot_rank, wrap, accept)
         exposed = P.exposed_of(removed)
         known |= exposed
