@@ -95,8 +95,9 @@ _PPO_FLOATS = ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef",
 _PPO_INTS = ("n_steps", "batch_size", "n_epochs", "torch_threads")
 _POLICIES = ("MlpPolicy", "MultiInputPolicy")
 _ACTIVATIONS = ("tanh", "relu")
-#: ``ppo.features``: what stands in front of the MLP (:mod:`agents.features`); ``none``: the observation itself.
-_FEATURES = ("none", "chain")
+#: ``ppo.features``: what stands in front of the MLP (:mod:`agents.features`); ``none``: the observation
+#: itself; ``afterstate``: the policy scores the position each move leads to (:mod:`agents.afterstate`).
+_FEATURES = ("none", "chain", "afterstate")
 #: ``advice``: the base policy's move appended to the observation (:mod:`agents.advice`).
 _ADVICE = ("none", "base_policy")
 #: ``shaping``: potential-based reward shaping during training (:mod:`agents.shaping`).
@@ -397,9 +398,13 @@ def _ppo(value: Any, env: Mapping[str, Any], game: GameName, where: str) -> dict
     features = out.get("features")
     if features is not None and features not in _FEATURES:
         raise ConfigError(f"{where}ppo.features: want one of {', '.join(_FEATURES)} or null, got {features!r}")
-    if features == "chain" and (game != "tripeaks" or env.get("obs_mode", "flat") != "flat"):
+    if features in ("chain", "afterstate") and (game != "tripeaks" or env.get("obs_mode", "flat") != "flat"):
         raise ConfigError(
-            f"{where}ppo.features: chain reads the flat TriPeaks observation (game tripeaks, obs_mode flat)"
+            f"{where}ppo.features: {features} reads the flat TriPeaks observation (game tripeaks, obs_mode flat)"
+        )
+    if features == "afterstate" and isinstance(arch, Mapping):
+        raise ConfigError(
+            f"{where}ppo.net_arch: with features afterstate, a list of layer sizes (the scorer's and the critic's)"
         )
     act = out.get("activation_fn")
     if act is not None and act not in _ACTIVATIONS:
@@ -512,11 +517,15 @@ def _policy_kwargs(ppo: dict[str, Any], rules: str) -> dict[str, Any]:
     import torch
 
     kwargs: dict[str, Any] = {}
-    if ppo.get("features") == "chain":
+    if ppo.get("features") == "afterstate":
+        from agents.afterstate import afterstate_policy_kwargs
+
+        kwargs.update(afterstate_policy_kwargs(wrap=rules == "E", net_arch=ppo.get("net_arch")))
+    elif ppo.get("features") == "chain":
         from agents.features import chain_policy_kwargs
 
         kwargs.update(chain_policy_kwargs(wrap=rules == "E"))
-    if "net_arch" in ppo:
+    if "net_arch" in ppo and ppo.get("features") != "afterstate":
         kwargs["net_arch"] = ppo["net_arch"]
     if "activation_fn" in ppo:
         kwargs["activation_fn"] = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[ppo["activation_fn"]]
@@ -558,8 +567,12 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
     ppo = config.ppo_kwargs
     threads = int(ppo.pop("torch_threads", 2))
     torch.set_num_threads(threads)
-    policy = ppo.pop("policy", "MlpPolicy")
+    policy: Any = ppo.pop("policy", "MlpPolicy")
     policy_kwargs = _policy_kwargs(ppo, config.rules)
+    if ppo.get("features") == "afterstate":
+        from agents.afterstate import AfterstatePolicy
+
+        policy = AfterstatePolicy
     ppo.pop("features", None)
     ppo.pop("net_arch", None)
     ppo.pop("activation_fn", None)

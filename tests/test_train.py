@@ -286,6 +286,37 @@ def test_pretrain_warm_starts_then_ppo(tmp_path: Path) -> None:
     assert test["batch_check"]["wins"] == test["summary"][test["agent"]]["wins"]
 
 
+def test_afterstate_policy_warm_starts_trains_and_plays_in_the_harness(tmp_path: Path) -> None:
+    """``ppo.features: afterstate`` (with advice and a warm start) goes through the whole
+    pipeline: the saved policy is an AfterstatePolicy with the scorer's layers of ``net_arch``,
+    and the harness's ppo agent and the batch env play the same games with it."""
+    data = tiny(tmp_path, timesteps=256, minutes=1, test={"deals": 6, "seed": 0, "agents": [], "workers": 1})
+    data["ppo"] = {**data["ppo"], "features": "afterstate", "net_arch": [16, 8]}  # type: ignore[dict-item]
+    data.update(
+        advice="base_policy",
+        pretrain={"minutes": 0.03, "samples": 2, "steps": 2, "batch_size": 64, "replay": 2},
+    )
+    result = train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
+    test = result.metrics["test"]
+    assert test["batch_check"]["wins"] == test["summary"][test["agent"]]["wins"]
+    assert test["batch_check"]["mean_progress"] == pytest.approx(test["summary"][test["agent"]]["mean_cleared"])
+    from sb3_contrib import MaskablePPO
+
+    from agents.afterstate import AfterstatePolicy
+
+    policy = MaskablePPO.load(result.files["best_model"], device="cpu").policy
+    assert isinstance(policy, AfterstatePolicy)
+    assert [m.out_features for m in policy.features_extractor.scorer if hasattr(m, "out_features")] == [16, 8, 1]
+    data["ppo"] = {"features": "afterstate", "net_arch": {"pi": [8], "vf": [8]}}
+    with pytest.raises(ConfigError, match="with features afterstate"):
+        TrainConfig.from_mapping(data)
+    data["ppo"] = {"features": "afterstate"}
+    data["game"], data["rules"] = "fortythieves", "N"
+    del data["advice"], data["pretrain"]
+    with pytest.raises(ConfigError, match="reads the flat TriPeaks observation"):
+        TrainConfig.from_mapping(data)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

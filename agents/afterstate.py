@@ -1,0 +1,257 @@
+"""An afterstate policy for TriPeaks: one network scores the position each legal move leads to.
+
+A multilayer perceptron that maps the flat observation to 29 logits must learn the worth of
+"remove the card of slot 12" separately from that of "remove the card of slot 13", from the
+few positions where each was legal. Here the policy scores *afterstates* instead (as
+TD-Gammon did): for each move that can be legal, the public position it leads to, before any
+face-down card is turned, is built from the observation by the rules, and one shared network
+(the *scorer*) gives it a number; the move's logit is that number. What the moves have in
+common is learned once.
+
+The afterstate of a move, from the flat observation (``docs/observations.md``):
+
+- **remove slot s**: the slot is removed, its card is the waste top, the chain and the cleared
+  count go up by one; the slots the card lay on whose last cover it was are marked *about to be
+  turned* (their cards are not known yet: 28 flags);
+- **draw**: the waste top becomes the *expected* unseen card (the waste's rank, suit and joker
+  places hold the shares of the unseen cards: a distribution, not a card), one card less in the
+  stock, the chain is broken; a flag says "drawn".
+
+Each afterstate is followed by the rank relations of :mod:`agents.features` (which face-up
+cards would fit the new waste top, which pairs can follow each other) and, when the model takes
+advice (:mod:`agents.advice`), a flag "this is the base policy's move". Only the moves that can
+be legal (face-up uncovered cards one rank from the waste top, or any with a joker or an empty
+waste; the draw while the stock lasts) are scored; the others get logit 0 and are masked anyway.
+Nothing hidden is used: every input is the observation or a fixed function of it.
+
+The critic reads the observation with the rank relations (as ``features: chain``) and the
+moves' scores, through its own MLP.
+
+Use: ``MaskablePPO(AfterstatePolicy, env, policy_kwargs={"features_extractor_kwargs": {"wrap":
+True}})``, or in a training config ``ppo: {features: afterstate}`` (:mod:`agents.train`), where
+``net_arch`` is the scorer's layers and the critic's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from torch import nn
+
+from agents.features import NUM_RANKS, NUM_SLOTS, adjacency
+from solitaire_env.tripeaks.observe import (
+    CHAIN_OFFSET,
+    CLEARED_OFFSET,
+    FLAT_SIZE,
+    JOKERS_OFFSET,
+    SLOT_SIZE,
+    STOCK_OFFSET,
+    UNSEEN_OFFSET,
+    WASTE_OFFSET,
+)
+from solitaire_env.tripeaks.rules import COVERED_BY, COVERS
+
+__all__ = ["AfterstatePolicy", "TriPeaksAfterstateFeatures", "afterstate_policy_kwargs"]
+
+NUM_ACTIONS = NUM_SLOTS + 1
+DRAW = NUM_SLOTS
+_PAIRS = np.triu_indices(NUM_SLOTS, k=1)
+#: The scorer's input: the afterstate (607), about-to-turn flags (28), drawn, advised,
+#: playable (28) and linked pairs (378).
+SCORER_INPUT = FLAT_SIZE + NUM_SLOTS + 2 + NUM_SLOTS + len(_PAIRS[0])
+
+
+def _cover_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``covered_by[s]``: the (up to 2) slots on slot s, padded with 28 (a column that is always
+    "removed"); ``under[s, k]`` / ``other[s, k]``: the k-th slot that slot s lies on and that
+    slot's other cover (padded with 28)."""
+    covered_by = np.full((NUM_SLOTS, 2), NUM_SLOTS, dtype=np.int64)
+    under = np.full((NUM_SLOTS, 2), NUM_SLOTS, dtype=np.int64)
+    other = np.full((NUM_SLOTS, 2), NUM_SLOTS, dtype=np.int64)
+    for s in range(NUM_SLOTS):
+        covered_by[s, : len(COVERED_BY[s])] = COVERED_BY[s]
+        for k, t in enumerate(COVERS[s]):
+            under[s, k] = t
+            rest = [c for c in COVERED_BY[t] if c != s]
+            other[s, k] = rest[0] if rest else NUM_SLOTS
+    return covered_by, under, other
+
+
+class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
+    """The 29 moves' afterstate scores, followed by the observation's rank-relation features
+    (for the critic); see the module docstring."""
+
+    def __init__(
+        self, observation_space: spaces.Box, wrap: bool = True, scorer: tuple[int, ...] | list[int] = (256, 256)
+    ) -> None:
+        shape = observation_space.shape
+        if shape not in ((FLAT_SIZE,), (FLAT_SIZE + NUM_ACTIONS,)):
+            raise ValueError(
+                f"TriPeaksAfterstateFeatures reads the flat TriPeaks observation ({FLAT_SIZE},), or it "
+                f"followed by the advice ({FLAT_SIZE + NUM_ACTIONS},), got {observation_space}"
+            )
+        self.with_advice = shape[0] > FLAT_SIZE
+        super().__init__(observation_space, NUM_ACTIONS + shape[0] + NUM_SLOTS + len(_PAIRS[0]))
+        self.wrap = bool(wrap)
+        self.scorer_arch = [int(n) for n in scorer]
+        covered_by, under, other = _cover_tables()
+        self.register_buffer("adj", torch.as_tensor(adjacency(self.wrap)))
+        self.register_buffer("pair_s", torch.as_tensor(_PAIRS[0], dtype=torch.long))
+        self.register_buffer("pair_t", torch.as_tensor(_PAIRS[1], dtype=torch.long))
+        self.register_buffer("covered_by", torch.as_tensor(covered_by))
+        self.register_buffer("under", torch.as_tensor(under))
+        self.register_buffer("other", torch.as_tensor(other))
+        layers: list[nn.Module] = []
+        width = SCORER_INPUT
+        for n in self.scorer_arch:
+            layers += [nn.Linear(width, n), nn.ReLU()]
+            width = n
+        self.head = nn.Linear(width, 1)
+        self.scorer = nn.Sequential(*layers, self.head)
+
+    # ------------------------------------------------------------------ pieces
+
+    def _relations(self, flat: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``playable`` (N, 28) and ``linked`` (N, 378) of flat observations (or afterstates)."""
+        n = flat.shape[0]
+        ranks = flat[:, : NUM_SLOTS * SLOT_SIZE].reshape(n, NUM_SLOTS, SLOT_SIZE)[:, :, 2 : 2 + NUM_RANKS]
+        waste = flat[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]
+        joker = flat[:, WASTE_OFFSET + 17 : WASTE_OFFSET + 18]
+        adj: torch.Tensor = self.adj  # type: ignore[assignment]
+        near = ranks @ adj
+        playable = torch.einsum("bsr,br->bs", near, waste) + joker * ranks.sum(dim=2)
+        pair_s: torch.Tensor = self.pair_s  # type: ignore[assignment]
+        pair_t: torch.Tensor = self.pair_t  # type: ignore[assignment]
+        linked = torch.einsum("bsr,btr->bst", near, ranks)[:, pair_s, pair_t]
+        return playable, linked
+
+    def candidates(self, flat: torch.Tensor) -> torch.Tensor:
+        """(B, 29) bool: the moves that can be legal in each observation (a superset of the mask)."""
+        batch = flat.shape[0]
+        slots = flat[:, : NUM_SLOTS * SLOT_SIZE].reshape(batch, NUM_SLOTS, SLOT_SIZE)
+        removed = torch.cat([slots[:, :, 1], torch.ones(batch, 1, dtype=flat.dtype)], dim=1)  # column 28: none
+        covered_by: torch.Tensor = self.covered_by  # type: ignore[assignment]
+        exposed = removed[:, covered_by].prod(dim=2) > 0.5  # (B, 28)
+        face_up = slots[:, :, 2 : 2 + NUM_RANKS].sum(dim=2) > 0.5
+        ranks = slots[:, :, 2 : 2 + NUM_RANKS]
+        adj: torch.Tensor = self.adj  # type: ignore[assignment]
+        waste = flat[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]
+        fits = torch.einsum("bsr,br->bs", ranks @ adj, waste) > 0.5
+        anything = (flat[:, WASTE_OFFSET + 17] + flat[:, WASTE_OFFSET + 18] > 0.5).unsqueeze(1)
+        slots_ok = face_up & exposed & (fits | anything)
+        draw_ok = (flat[:, STOCK_OFFSET] > 0).unsqueeze(1)
+        return torch.cat([slots_ok, draw_ok], dim=1)
+
+    def afterstates(self, flat: torch.Tensor, rows: torch.Tensor, moves: torch.Tensor) -> torch.Tensor:
+        """The afterstates of moves ``moves`` in observations ``flat[rows]``: (N, 607 + 28 + 1)
+        (the flat afterstate, the about-to-turn flags, the drawn flag)."""
+        after = flat[rows, :FLAT_SIZE].clone()
+        n = after.shape[0]
+        slot_moves = moves < DRAW
+        turn = torch.zeros(n, NUM_SLOTS + 1, dtype=flat.dtype)
+        drawn = (~slot_moves).to(flat.dtype).unsqueeze(1)
+        # -- remove slot s
+        i = torch.nonzero(slot_moves).squeeze(1)
+        if len(i):
+            s = moves[i]
+            blocks = after[i, : NUM_SLOTS * SLOT_SIZE].reshape(len(i), NUM_SLOTS, SLOT_SIZE)
+            card = blocks[torch.arange(len(i)), s]  # (k, 19): its rank and suit
+            waste = torch.zeros(len(i), SLOT_SIZE, dtype=flat.dtype)
+            waste[:, :17] = card[:, 2:19]
+            after[i, WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE] = waste
+            removed_block = torch.zeros(len(i), SLOT_SIZE, dtype=flat.dtype)
+            removed_block[:, 1] = 1.0
+            blocks = blocks.clone()
+            blocks[torch.arange(len(i)), s] = removed_block
+            after[i, : NUM_SLOTS * SLOT_SIZE] = blocks.reshape(len(i), -1)
+            after[i, CHAIN_OFFSET] += 1.0 / NUM_SLOTS
+            after[i, CLEARED_OFFSET] += 1.0 / NUM_SLOTS
+            removed = torch.cat([blocks[:, :, 1], torch.ones(len(i), 1, dtype=flat.dtype)], dim=1)
+            face_down = torch.cat([blocks[:, :, 0], torch.zeros(len(i), 1, dtype=flat.dtype)], dim=1)
+            under: torch.Tensor = self.under[s]  # type: ignore[index]
+            other: torch.Tensor = self.other[s]  # type: ignore[index]
+            ar = torch.arange(len(i)).unsqueeze(1)
+            turning = face_down[ar, under] * removed[ar, other]  # (k, 2)
+            flags = torch.zeros(len(i), NUM_SLOTS + 1, dtype=flat.dtype)
+            flags.scatter_add_(1, under, turning)
+            turn[i] = flags
+        # -- draw
+        j = torch.nonzero(~slot_moves).squeeze(1)
+        if len(j):
+            unseen = after[j, UNSEEN_OFFSET:JOKERS_OFFSET].reshape(len(j), 4, NUM_RANKS)
+            jokers = after[j, JOKERS_OFFSET] * 2.0
+            total = (unseen.sum(dim=(1, 2)) + jokers).clamp(min=1.0).unsqueeze(1)
+            waste = torch.zeros(len(j), SLOT_SIZE, dtype=flat.dtype)
+            waste[:, :NUM_RANKS] = unseen.sum(dim=1) / total
+            waste[:, NUM_RANKS:17] = unseen.sum(dim=2) / total
+            waste[:, 17] = jokers / total.squeeze(1)
+            after[j, WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE] = waste
+            after[j, STOCK_OFFSET] = (after[j, STOCK_OFFSET] - 1.0 / 26).clamp(min=0.0)
+            after[j, CHAIN_OFFSET] = 0.0
+        return torch.cat([after, turn[:, :NUM_SLOTS], drawn], dim=1)
+
+    def scores(self, observations: torch.Tensor) -> torch.Tensor:
+        """(B, 29): the scorer's number for each move that can be legal, 0 for the others."""
+        rows, moves = torch.nonzero(self.candidates(observations), as_tuple=True)
+        after = self.afterstates(observations, rows, moves)
+        if self.with_advice:
+            advised = observations[rows, FLAT_SIZE + moves].unsqueeze(1)
+        else:
+            advised = torch.zeros(len(rows), 1, dtype=observations.dtype)
+        playable, linked = self._relations(after[:, :FLAT_SIZE])
+        got = self.scorer(torch.cat([after, advised, playable, linked], dim=1)).squeeze(1)
+        out = torch.zeros(observations.shape[0], NUM_ACTIONS, dtype=got.dtype)
+        return out.index_put((rows, moves), got)
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        playable, linked = self._relations(observations[:, :FLAT_SIZE])
+        return torch.cat([self.scores(observations), observations, playable, linked], dim=1)
+
+    def extra_repr(self) -> str:
+        return f"wrap={self.wrap}, advice={self.with_advice}"
+
+
+class _FirstColumns(nn.Module):
+    """The action head of :class:`AfterstatePolicy`: the features' first 29 columns (the scores)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        return latent[:, : self.n]
+
+
+class AfterstatePolicy(MaskableActorCriticPolicy):
+    """A MaskablePPO policy whose logits are :class:`TriPeaksAfterstateFeatures`' scores.
+
+    ``net_arch``: the critic's layers (the actor has none of its own: ``pi=[]``); the scorer's
+    layers are ``features_extractor_kwargs["scorer"]``."""
+
+    def __init__(
+        self, observation_space: spaces.Space[Any], action_space: spaces.Space[Any], *args: Any, **kwargs: Any
+    ) -> None:
+        arch = kwargs.pop("net_arch", None)
+        vf = list(arch) if isinstance(arch, (list, tuple)) else [256, 256]
+        kwargs["net_arch"] = {"pi": [], "vf": vf}
+        kwargs.setdefault("features_extractor_class", TriPeaksAfterstateFeatures)
+        super().__init__(observation_space, action_space, *args, **kwargs)
+
+    def _build(self, lr_schedule: Any) -> None:
+        super()._build(lr_schedule)
+        self.action_net = _FirstColumns(int(self.action_space.n))  # type: ignore[attr-defined]
+        head: Any = self.features_extractor.head
+        nn.init.orthogonal_(head.weight, gain=0.01)  # near-uniform moves at first, as SB3's action_net
+        nn.init.zeros_(head.bias)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)  # type: ignore[call-arg]
+
+
+def afterstate_policy_kwargs(wrap: bool, net_arch: list[int] | None = None) -> dict[str, Any]:
+    """``policy_kwargs`` for :class:`AfterstatePolicy`: ``net_arch`` for the scorer and the critic."""
+    arch = [256, 256] if net_arch is None else [int(n) for n in net_arch]
+    return {"features_extractor_kwargs": {"wrap": bool(wrap), "scorer": arch}, "net_arch": arch}

@@ -1,0 +1,139 @@
+"""agents.afterstate: the afterstates are the next observations (what is known of them), the
+candidates cover every legal move, the policy trains, saves, loads and plays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("stable_baselines3")
+import torch
+from gymnasium import spaces
+
+from agents.afterstate import AfterstatePolicy, TriPeaksAfterstateFeatures, afterstate_policy_kwargs
+from solitaire_env.solver.stats import draw_codes, make_game
+from solitaire_env.tripeaks.observe import (
+    CHAIN_OFFSET,
+    FLAT_SIZE,
+    JOKERS_OFFSET,
+    SLOT_SIZE,
+    STOCK_OFFSET,
+    UNSEEN_OFFSET,
+    WASTE_OFFSET,
+    TriPeaksObserver,
+)
+from solitaire_env.tripeaks.rules import DRAW, NUM_SLOTS
+
+RULE_SETS = [("E", {}), ("C", {}), ("E", {"jokers": 2}), ("C", {"draw": "when_stuck", "waste_start": "empty"})]
+
+
+def _positions(rule: str, rules: dict, n: int, seed: int):
+    """(game before, obs before, legal mask, action, obs after, game after) along random games."""
+    rng = np.random.default_rng(seed)
+    for code in draw_codes(n, seed, "TP", rule):
+        game = make_game(code, rules)
+        observer = TriPeaksObserver("flat")
+        obs = observer.encode(game).copy()
+        while not game.over:
+            legal = game.legal_actions()
+            mask = np.zeros(DRAW + 1, dtype=bool)
+            mask[legal] = True
+            a = int(rng.choice(legal))
+            before_face_up = game.face_up
+            game.play(a)
+            after = observer.encode(game).copy()
+            yield obs, mask, a, after, before_face_up, game
+            obs = after
+
+
+@pytest.mark.parametrize(("rule", "rules"), RULE_SETS)
+def test_afterstates_are_the_next_observations(rule: str, rules: dict) -> None:
+    """A slot move's afterstate is the next observation with the newly turned cards still face
+    down (and flagged); a draw's is the next observation with the waste top an expectation over
+    the unseen cards.  The candidates include every legal move."""
+    features = TriPeaksAfterstateFeatures(spaces.Box(0.0, 1.0, (FLAT_SIZE,), np.float32), wrap=rule == "E")
+    checked = draws = turned = 0
+    for obs, mask, a, after, before_face_up, game in _positions(rule, rules, 40, 5):
+        o = torch.as_tensor(obs).unsqueeze(0)
+        cand = features.candidates(o)[0].numpy()
+        assert (cand | ~mask).all(), "a legal move is not a candidate"
+        got = features.afterstates(o, torch.tensor([0]), torch.tensor([a]))[0].numpy()
+        flat, turn, drawn = got[:FLAT_SIZE], got[FLAT_SIZE : FLAT_SIZE + NUM_SLOTS], got[-1]
+        want = after.copy()
+        if a < DRAW:
+            new = [t for t in range(NUM_SLOTS) if game.face_up >> t & 1 and not before_face_up >> t & 1]
+            assert sorted(np.flatnonzero(turn).tolist()) == new
+            turned += len(new)
+            for t in new:  # not known before the move: face down in the afterstate
+                want[SLOT_SIZE * t : SLOT_SIZE * (t + 1)] = 0.0
+                want[SLOT_SIZE * t] = 1.0
+            want[UNSEEN_OFFSET:JOKERS_OFFSET] = obs[UNSEEN_OFFSET:JOKERS_OFFSET]
+            want[JOKERS_OFFSET] = obs[JOKERS_OFFSET]
+            if not rules.get("jokers"):  # a joker may reset the chain rule; compare the rest
+                np.testing.assert_allclose(flat, want, atol=1e-6)
+            else:
+                np.testing.assert_allclose(np.delete(flat, CHAIN_OFFSET), np.delete(want, CHAIN_OFFSET), atol=1e-6)
+            assert drawn == 0
+        else:
+            draws += 1
+            assert drawn == 1 and not turn.any()
+            waste = flat[WASTE_OFFSET : WASTE_OFFSET + 19]
+            unseen = obs[UNSEEN_OFFSET:JOKERS_OFFSET].reshape(4, 13)
+            total = unseen.sum() + 2 * obs[JOKERS_OFFSET]
+            if total > 0:
+                assert waste[:17].sum() + waste[17] == pytest.approx(2.0 - 2 * obs[JOKERS_OFFSET] / total, abs=1e-5)
+                np.testing.assert_allclose(waste[:13], unseen.sum(axis=0) / total, atol=1e-6)
+            assert flat[STOCK_OFFSET] == pytest.approx(after[STOCK_OFFSET], abs=1e-6)
+            keep = np.r_[0:WASTE_OFFSET, STOCK_OFFSET + 1 : FLAT_SIZE]
+            keep = keep[keep != CHAIN_OFFSET]
+            want[UNSEEN_OFFSET:JOKERS_OFFSET] = obs[UNSEEN_OFFSET:JOKERS_OFFSET]
+            want[JOKERS_OFFSET] = obs[JOKERS_OFFSET]
+            np.testing.assert_allclose(flat[keep], want[keep], atol=1e-6)
+            assert flat[CHAIN_OFFSET] == 0
+        checked += 1
+    assert checked > 1000 and draws > 100 and turned > 100
+
+
+def test_scores_only_for_candidates_and_trainable() -> None:
+    """Non-candidates get 0; the scorer's gradient reaches every layer."""
+    features = TriPeaksAfterstateFeatures(spaces.Box(0.0, 1.0, (FLAT_SIZE + 29,), np.float32), wrap=True)
+    obs = []
+    for o, *_ in _positions("E", {}, 4, 2):
+        obs.append(np.r_[o, np.eye(29, dtype=np.float32)[0]])
+    batch = torch.as_tensor(np.array(obs[:64]))
+    scores = features.scores(batch)
+    cand = features.candidates(batch)
+    assert (scores[~cand] == 0).all()
+    scores.sum().backward()
+    assert all(p.grad is not None and p.grad.abs().sum() > 0 for p in features.scorer.parameters())
+
+
+def test_policy_plays_saves_and_loads(tmp_path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    from agents.ppo import PpoAgent
+    from solitaire_env.vector.sb3 import SB3VecEnv
+
+    env = SB3VecEnv(8, game="tripeaks")
+    model = MaskablePPO(
+        AfterstatePolicy,
+        env,
+        n_steps=16,
+        batch_size=64,
+        n_epochs=1,
+        seed=0,
+        policy_kwargs=afterstate_policy_kwargs(True, [32]),
+    )
+    model.learn(256)
+    path = tmp_path / "model.zip"
+    model.save(path)
+    agent = PpoAgent("tripeaks", model=path, env_kwargs={})
+    game = make_game(draw_codes(1, 0, "TP", "E")[0])
+    from agents.base import public_state
+
+    moves: list[int] = []
+    while not game.over:
+        a = agent.act(public_state(game, moves))
+        assert a in game.legal_actions()
+        game.play(a)
+        moves.append(a)
