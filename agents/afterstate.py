@@ -43,7 +43,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from agents.features import NUM_RANKS, NUM_SLOTS, adjacency
+from agents.features import NUM_RANKS, NUM_SLOTS, adjacency, rank_relations
 from solitaire_env.tripeaks.observe import (
     CHAIN_OFFSET,
     CLEARED_OFFSET,
@@ -118,17 +118,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
 
     def _relations(self, flat: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``playable`` (N, 28) and ``linked`` (N, 378) of flat observations (or afterstates)."""
-        n = flat.shape[0]
-        ranks = flat[:, : NUM_SLOTS * SLOT_SIZE].reshape(n, NUM_SLOTS, SLOT_SIZE)[:, :, 2 : 2 + NUM_RANKS]
-        waste = flat[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]
-        joker = flat[:, WASTE_OFFSET + 17 : WASTE_OFFSET + 18]
-        adj: torch.Tensor = self.adj  # type: ignore[assignment]
-        near = ranks @ adj
-        playable = torch.einsum("bsr,br->bs", near, waste) + joker * ranks.sum(dim=2)
-        pair_s: torch.Tensor = self.pair_s  # type: ignore[assignment]
-        pair_t: torch.Tensor = self.pair_t  # type: ignore[assignment]
-        linked = torch.einsum("bsr,btr->bst", near, ranks)[:, pair_s, pair_t]
-        return playable, linked
+        return rank_relations(flat, self.adj, self.pair_s, self.pair_t)  # type: ignore[arg-type]
 
     def candidates(self, flat: torch.Tensor) -> torch.Tensor:
         """(B, 29) bool: the moves that can be legal in each observation (a superset of the mask)."""

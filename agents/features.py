@@ -30,7 +30,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from solitaire_env.tripeaks.observe import FLAT_SIZE, SLOT_SIZE, WASTE_OFFSET
 
-__all__ = ["TriPeaksChainFeatures", "adjacency"]
+__all__ = ["TriPeaksChainFeatures", "adjacency", "rank_relations"]
 
 NUM_SLOTS = 28
 NUM_RANKS = 13
@@ -46,6 +46,22 @@ def adjacency(wrap: bool) -> np.ndarray:
     if wrap:
         adj[0, NUM_RANKS - 1] = adj[NUM_RANKS - 1, 0] = 1.0
     return adj
+
+
+def rank_relations(
+    observations: torch.Tensor, adj: torch.Tensor, pair_s: torch.Tensor, pair_t: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``playable`` (B, 28) and ``linked`` (B, 378) of flat observations (the module docstring);
+    ``adj`` is :func:`adjacency`, ``pair_s`` / ``pair_t`` the slot pairs ``s < t``."""
+    batch = observations.shape[0]
+    slots = observations[:, : NUM_SLOTS * SLOT_SIZE].reshape(batch, NUM_SLOTS, SLOT_SIZE)
+    ranks = slots[:, :, _RANK_START : _RANK_START + NUM_RANKS]  # (B, 28, 13), zero unless face up
+    waste = observations[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]  # (B, 13)
+    joker = observations[:, WASTE_OFFSET + _WASTE_JOKER : WASTE_OFFSET + _WASTE_JOKER + 1]  # (B, 1)
+    near = ranks @ adj  # (B, 28, 13): the ranks one apart from each slot's card
+    playable = torch.einsum("bsr,br->bs", near, waste) + joker * ranks.sum(dim=2)
+    linked = torch.einsum("bsr,btr->bst", near, ranks)[:, pair_s, pair_t]
+    return playable, linked
 
 
 class TriPeaksChainFeatures(BaseFeaturesExtractor):
@@ -69,17 +85,7 @@ class TriPeaksChainFeatures(BaseFeaturesExtractor):
         self.register_buffer("pair_t", torch.as_tensor(pairs[1], dtype=torch.long))
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        batch = observations.shape[0]
-        slots = observations[:, : NUM_SLOTS * SLOT_SIZE].reshape(batch, NUM_SLOTS, SLOT_SIZE)
-        ranks = slots[:, :, _RANK_START : _RANK_START + NUM_RANKS]  # (B, 28, 13), zero unless face up
-        waste = observations[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]  # (B, 13)
-        joker = observations[:, WASTE_OFFSET + _WASTE_JOKER : WASTE_OFFSET + _WASTE_JOKER + 1]  # (B, 1)
-        adj: torch.Tensor = self.adj  # type: ignore[assignment]
-        near = ranks @ adj  # (B, 28, 13): the ranks one apart from each slot's card
-        playable = torch.einsum("bsr,br->bs", near, waste) + joker * ranks.sum(dim=2)
-        pair_s: torch.Tensor = self.pair_s  # type: ignore[assignment]
-        pair_t: torch.Tensor = self.pair_t  # type: ignore[assignment]
-        linked = torch.einsum("bsr,btr->bst", near, ranks)[:, pair_s, pair_t]
+        playable, linked = rank_relations(observations, self.adj, self.pair_s, self.pair_t)  # type: ignore[arg-type]
         return torch.cat([observations, playable, linked], dim=1)
 
     def extra_repr(self) -> str:
