@@ -20,8 +20,9 @@ The afterstate of a move, from the flat observation (``docs/observations.md``):
 Each afterstate is followed by the rank relations of :mod:`agents.features` (which face-up
 cards would fit the new waste top, which pairs can follow each other) and, when the model takes
 advice (:mod:`agents.advice`), a flag "this is the base policy's move". Only the moves that can
-be legal (face-up uncovered cards one rank from the waste top, or any with a joker or an empty
-waste; the draw while the stock lasts) are scored; the others get logit 0 and are masked anyway.
+be legal (face-up uncovered cards one rank from the waste top, K and A adjacent whatever the
+rules, or any with a joker or an empty waste; the draw while the stock lasts) are scored; the
+others get logit 0 and are masked anyway.
 Nothing hidden is used: every input is the observation or a fixed function of it.
 
 The critic reads the observation with the rank relations (as ``features: chain``) and the
@@ -101,6 +102,9 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         self.scorer_arch = [int(n) for n in scorer]
         covered_by, under, other = _cover_tables()
         self.register_buffer("adj", torch.as_tensor(adjacency(self.wrap)))
+        # the candidates take K-A as adjacent under either rule, so that a model played under the
+        # other rules (``eval --rules``) scores every legal move (not saved: older files load)
+        self.register_buffer("adj_any", torch.as_tensor(adjacency(True)), persistent=False)
         self.register_buffer("pair_s", torch.as_tensor(_PAIRS[0], dtype=torch.long))
         self.register_buffer("pair_t", torch.as_tensor(_PAIRS[1], dtype=torch.long))
         self.register_buffer("covered_by", torch.as_tensor(covered_by))
@@ -129,7 +133,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         exposed = removed[:, covered_by].prod(dim=2) > 0.5  # (B, 28)
         face_up = slots[:, :, 2 : 2 + NUM_RANKS].sum(dim=2) > 0.5
         ranks = slots[:, :, 2 : 2 + NUM_RANKS]
-        adj: torch.Tensor = self.adj  # type: ignore[assignment]
+        adj: torch.Tensor = self.adj_any  # type: ignore[assignment]
         waste = flat[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]
         fits = torch.einsum("bsr,br->bs", ranks @ adj, waste) > 0.5
         anything = (flat[:, WASTE_OFFSET + 17] + flat[:, WASTE_OFFSET + 18] > 0.5).unsqueeze(1)

@@ -52,11 +52,13 @@ def test_afterstates_are_the_next_observations(rule: str, rules: dict) -> None:
     down (and flagged); a draw's is the next observation with the waste top an expectation over
     the unseen cards.  The candidates include every legal move."""
     features = TriPeaksAfterstateFeatures(spaces.Box(0.0, 1.0, (FLAT_SIZE,), np.float32), wrap=rule == "E")
+    other_rules = TriPeaksAfterstateFeatures(spaces.Box(0.0, 1.0, (FLAT_SIZE,), np.float32), wrap=rule != "E")
     checked = draws = turned = 0
     for obs, mask, a, after, before_face_up, game in _positions(rule, rules, 40, 5):
         o = torch.as_tensor(obs).unsqueeze(0)
         cand = features.candidates(o)[0].numpy()
         assert (cand | ~mask).all(), "a legal move is not a candidate"
+        assert (other_rules.candidates(o)[0].numpy() | ~mask).all(), "a model of the other rules misses a move"
         got = features.afterstates(o, torch.tensor([0]), torch.tensor([a]))[0].numpy()
         flat, turn, drawn = got[:FLAT_SIZE], got[FLAT_SIZE : FLAT_SIZE + NUM_SLOTS], got[-1]
         want = after.copy()
