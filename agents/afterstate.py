@@ -62,6 +62,7 @@ __all__ = ["AfterstatePolicy", "TriPeaksAfterstateFeatures", "afterstate_policy_
 NUM_ACTIONS = NUM_SLOTS + 1
 DRAW = NUM_SLOTS
 _PAIRS = np.triu_indices(NUM_SLOTS, k=1)
+_WASTE_JOKER, _WASTE_EMPTY = 17, 18  # places in the waste block: 0..12 rank, 13..16 suit, joker, empty
 #: The scorer's input: the afterstate (607), about-to-turn flags (28), drawn, advised,
 #: playable (28) and linked pairs (378).
 SCORER_INPUT = FLAT_SIZE + NUM_SLOTS + 2 + NUM_SLOTS + len(_PAIRS[0])
@@ -99,7 +100,6 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         self.with_advice = shape[0] > FLAT_SIZE
         super().__init__(observation_space, NUM_ACTIONS + shape[0] + NUM_SLOTS + len(_PAIRS[0]))
         self.wrap = bool(wrap)
-        self.scorer_arch = [int(n) for n in scorer]
         covered_by, under, other = _cover_tables()
         self.register_buffer("adj", torch.as_tensor(adjacency(self.wrap)))
         # the candidates take K-A as adjacent under either rule, so that a model played under the
@@ -112,9 +112,9 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         self.register_buffer("other", torch.as_tensor(other))
         layers: list[nn.Module] = []
         width = SCORER_INPUT
-        for n in self.scorer_arch:
-            layers += [nn.Linear(width, n), nn.ReLU()]
-            width = n
+        for n in scorer:
+            layers += [nn.Linear(width, int(n)), nn.ReLU()]
+            width = int(n)
         self.head = nn.Linear(width, 1)
         self.scorer = nn.Sequential(*layers, self.head)
 
@@ -131,12 +131,12 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         removed = torch.cat([slots[:, :, 1], torch.ones(batch, 1, dtype=flat.dtype)], dim=1)  # column 28: none
         covered_by: torch.Tensor = self.covered_by  # type: ignore[assignment]
         exposed = removed[:, covered_by].prod(dim=2) > 0.5  # (B, 28)
-        face_up = slots[:, :, 2 : 2 + NUM_RANKS].sum(dim=2) > 0.5
-        ranks = slots[:, :, 2 : 2 + NUM_RANKS]
+        ranks = slots[:, :, 2 : 2 + NUM_RANKS]  # zero unless face up
+        face_up = ranks.sum(dim=2) > 0.5
         adj: torch.Tensor = self.adj_any  # type: ignore[assignment]
         waste = flat[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]
         fits = torch.einsum("bsr,br->bs", ranks @ adj, waste) > 0.5
-        anything = (flat[:, WASTE_OFFSET + 17] + flat[:, WASTE_OFFSET + 18] > 0.5).unsqueeze(1)
+        anything = (flat[:, WASTE_OFFSET + _WASTE_JOKER] + flat[:, WASTE_OFFSET + _WASTE_EMPTY] > 0.5).unsqueeze(1)
         slots_ok = face_up & exposed & (fits | anything)
         draw_ok = (flat[:, STOCK_OFFSET] > 0).unsqueeze(1)
         return torch.cat([slots_ok, draw_ok], dim=1)
@@ -156,7 +156,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
             blocks = after[i, : NUM_SLOTS * SLOT_SIZE].reshape(len(i), NUM_SLOTS, SLOT_SIZE)
             card = blocks[torch.arange(len(i)), s]  # (k, 19): its rank and suit
             waste = torch.zeros(len(i), SLOT_SIZE, dtype=flat.dtype)
-            waste[:, :17] = card[:, 2:19]
+            waste[:, :_WASTE_JOKER] = card[:, 2:SLOT_SIZE]  # rank and suit
             after[i, WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE] = waste
             removed_block = torch.zeros(len(i), SLOT_SIZE, dtype=flat.dtype)
             removed_block[:, 1] = 1.0
@@ -182,8 +182,8 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
             total = (unseen.sum(dim=(1, 2)) + jokers).clamp(min=1.0).unsqueeze(1)
             waste = torch.zeros(len(j), SLOT_SIZE, dtype=flat.dtype)
             waste[:, :NUM_RANKS] = unseen.sum(dim=1) / total
-            waste[:, NUM_RANKS:17] = unseen.sum(dim=2) / total
-            waste[:, 17] = jokers / total.squeeze(1)
+            waste[:, NUM_RANKS:_WASTE_JOKER] = unseen.sum(dim=2) / total
+            waste[:, _WASTE_JOKER] = jokers / total.squeeze(1)
             after[j, WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE] = waste
             after[j, STOCK_OFFSET] = (after[j, STOCK_OFFSET] - 1.0 / 26).clamp(min=0.0)
             after[j, CHAIN_OFFSET] = 0.0
