@@ -24,6 +24,10 @@ One round:
    weights of the best check (mean validation return, as the evaluation callback ranks models)
    are the ones the warm start ends with.
 
+The learning rate is ``learning_rate`` throughout, or, with ``final_learning_rate``, goes down in
+a straight line to it over the warm start's ``minutes`` (set at each round's fit): the fitted
+weights then settle instead of wandering from check to check.
+
 The policy stays a MaskablePPO policy: the rest of the run (PPO, validation, the saved model,
 the ``ppo`` agent) does not know it was warm-started.
 """
@@ -52,6 +56,7 @@ PRETRAIN_KEYS = (
     "replay",
     "batch_size",
     "learning_rate",
+    "final_learning_rate",
     "threads",
 )
 
@@ -69,7 +74,16 @@ class PretrainSettings:
     replay: int = 8
     batch_size: int = 4096
     learning_rate: float = 3e-4
+    final_learning_rate: float | None = None
     threads: int = 2
+
+    def rate(self, elapsed: float) -> float:
+        """The learning rate ``elapsed`` seconds into the warm start: ``learning_rate`` throughout,
+        or, with ``final_learning_rate``, a straight line from one to the other over ``minutes``."""
+        if self.final_learning_rate is None:
+            return self.learning_rate
+        done = min(max(elapsed / (self.minutes * 60.0), 0.0), 1.0)
+        return self.learning_rate + (self.final_learning_rate - self.learning_rate) * done
 
 
 def run_pretrain(
@@ -110,6 +124,7 @@ def run_pretrain(
     last_check = start
     rounds = positions = 0
     loss_value = float("nan")
+    rate = settings.learning_rate
     obs = env.reset()
     policy.set_training_mode(False)
 
@@ -154,6 +169,9 @@ def run_pretrain(
         m_all = torch.as_tensor(np.concatenate([h[1] for h in history]))
         q_all = torch.as_tensor(np.concatenate([h[2] for h in history]), dtype=torch.float32)
         policy.set_training_mode(True)
+        rate = settings.rate(time.perf_counter() - start)
+        for group in optimizer.param_groups:
+            group["lr"] = rate
         for _ in range(settings.epochs):
             order = torch.randperm(len(o_all))
             for k in range(0, len(o_all), settings.batch_size):
@@ -187,6 +205,7 @@ def run_pretrain(
         "positions": positions,
         "seconds": round(seconds, 1),
         "last_policy_loss": loss_value,
+        "last_learning_rate": rate,
         "checks": rows,
         "kept_check_seconds": best[2] if check is not None else None,
     }

@@ -347,7 +347,7 @@ def _pretrain(value: Any, game: GameName, env: Mapping[str, Any], where: str) ->
         v = out.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
             raise ConfigError(f"{where}pretrain.{key}: want a whole number >= 1, got {v!r}")
-    for key in ("minutes", "temperature", "learning_rate"):
+    for key in ("minutes", "temperature", "learning_rate", "final_learning_rate"):
         v = out.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < math.inf):
             raise ConfigError(f"{where}pretrain.{key}: want a number > 0, got {v!r}")

@@ -324,6 +324,7 @@ def test_afterstate_policy_warm_starts_trains_and_plays_in_the_harness(tmp_path:
         ({"pretrain": {}, "resume": "configs/ppo_smoke.yaml"}, "does not go with resume"),
         ({"pretrain": {"samples": 1.5}}, "pretrain.samples: want a whole number"),
         ({"pretrain": {"epsilon": 2}}, "pretrain.epsilon"),
+        ({"pretrain": {"final_learning_rate": 0}}, "pretrain.final_learning_rate: want a number > 0"),
         ({"pretrain": {"teacher": "x"}}, "pretrain"),
         ({"pretrain": {}, "env": {"reward": "score"}}, "reward progress"),
         ({"advice": "lookahead"}, "advice: want one of"),
@@ -376,6 +377,27 @@ def test_empty_pretrain_block_means_the_defaults(tmp_path: Path) -> None:
     data["pretrain"] = {}
     config = TrainConfig.from_mapping(data)
     assert config.pretrain == () and config.to_dict()["pretrain"] == {}
+
+
+def test_pretrain_learning_rate_goes_down_in_a_straight_line() -> None:
+    """``final_learning_rate``: the rate falls linearly over the warm start's minutes and stays
+    at the final rate after them; without it the rate is constant."""
+    from agents.pretrain import PretrainSettings
+
+    decay = PretrainSettings(minutes=10, learning_rate=3e-4, final_learning_rate=3e-5)
+    assert decay.rate(0) == 3e-4
+    assert abs(decay.rate(300) - 1.65e-4) < 1e-12
+    assert abs(decay.rate(600) - 3e-5) < 1e-12 and abs(decay.rate(900) - 3e-5) < 1e-12
+    assert PretrainSettings(learning_rate=1e-3).rate(300) == 1e-3
+
+
+def test_pretrain_uses_the_falling_learning_rate(tmp_path: Path) -> None:
+    """The warm start's fits use the scheduled rate (the last one is reported in the metrics)."""
+    data = tiny(tmp_path, timesteps=256, minutes=1, test={"deals": 4, "seed": 0, "agents": [], "workers": 1})
+    data["pretrain"] = {"minutes": 0.03, "samples": 2, "steps": 2, "batch_size": 64, "replay": 2}
+    data["pretrain"].update(learning_rate=1e-3, final_learning_rate=1e-5)
+    pre = train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None).metrics["pretrain"]
+    assert 1e-5 <= pre["last_learning_rate"] < 1e-3
 
 
 def test_pretrain_ends_with_the_best_checked_weights() -> None:
