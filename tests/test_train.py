@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -391,13 +393,42 @@ def test_pretrain_learning_rate_goes_down_in_a_straight_line() -> None:
     assert PretrainSettings(learning_rate=1e-3).rate(300) == 1e-3
 
 
-def test_pretrain_uses_the_falling_learning_rate(tmp_path: Path) -> None:
-    """The warm start's fits use the scheduled rate (the last one is reported in the metrics)."""
-    data = tiny(tmp_path, timesteps=256, minutes=1, test={"deals": 4, "seed": 0, "agents": [], "workers": 1})
-    data["pretrain"] = {"minutes": 0.03, "samples": 2, "steps": 2, "batch_size": 64, "replay": 2}
-    data["pretrain"].update(learning_rate=1e-3, final_learning_rate=1e-5)
-    pre = train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None).metrics["pretrain"]
-    assert 1e-5 <= pre["last_learning_rate"] < 1e-3
+def test_pretrain_fits_with_the_falling_learning_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every optimizer step of the warm start uses the scheduled rate: never rising, inside
+    [final, initial], the last one reported in the result."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.pretrain import PretrainSettings, run_pretrain
+    from solitaire_env.vector.sb3 import SB3VecEnv
+
+    used: list[float] = []
+
+    class Recording(torch.optim.Adam):
+        def step(self, *args: Any, **kwargs: Any) -> Any:
+            used.append(self.param_groups[0]["lr"])
+            return super().step(*args, **kwargs)
+
+    class Clock:  # one second per reading: the rounds do not depend on the machine's speed
+        now = 0.0
+
+        @classmethod
+        def perf_counter(cls) -> float:
+            cls.now += 1.0
+            return cls.now
+
+    monkeypatch.setattr(torch.optim, "Adam", Recording)
+    monkeypatch.setattr("agents.pretrain.time", Clock)
+    inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
+    inner.seed(0)
+    model = MaskablePPO("MlpPolicy", inner, n_steps=8, batch_size=32, seed=0, device="cpu")
+    settings = PretrainSettings(
+        minutes=0.2, samples=2, steps=2, batch_size=4, threads=1, learning_rate=1e-3, final_learning_rate=1e-5
+    )
+    got = run_pretrain(model, inner, inner, settings, seed=0, say=lambda *a: None)
+    assert got["rounds"] >= 2 and len(used) >= 2
+    assert all(b <= a for a, b in itertools.pairwise(used)) and used[-1] < used[0]
+    assert all(1e-5 <= r < 1e-3 for r in used) and got["last_learning_rate"] == used[-1]
 
 
 def test_pretrain_ends_with_the_best_checked_weights() -> None:
