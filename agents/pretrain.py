@@ -104,6 +104,7 @@ def run_pretrain(
     happened: rounds, positions, seconds, and the ``check`` rows.
     """
     import torch
+    from stable_baselines3.common.utils import update_learning_rate
 
     from agents.move_values import sampled_action_values
     from solitaire_env.vector.tripeaks_kernels import FC_WIN_BONUS
@@ -170,8 +171,7 @@ def run_pretrain(
         q_all = torch.as_tensor(np.concatenate([h[2] for h in history]), dtype=torch.float32)
         policy.set_training_mode(True)
         rate = settings.rate(time.perf_counter() - start)
-        for group in optimizer.param_groups:
-            group["lr"] = rate
+        update_learning_rate(optimizer, rate)
         for _ in range(settings.epochs):
             order = torch.randperm(len(o_all))
             for k in range(0, len(o_all), settings.batch_size):
