@@ -18,11 +18,17 @@ One round:
    estimate is the rollout agent's kernel run on the public state's inputs).
 2. **Fit.** ``epochs`` passes over the last ``replay`` rounds' positions: the legal logits, minus
    their mean, are fitted to the values, minus their mean, divided by ``temperature`` (squared
-   error), so the most probable move is the move of highest estimated value. The value head is
+   error; ``loss: squared``, the default), or, with ``loss: cross_entropy``, the policy's move
+   probabilities to the softmax of values / ``temperature`` (:func:`policy_loss`); either way the
+   most probable move is the move of highest estimated value. The value head is
    fitted to the best move's value (the return of playing on), so that PPO starts with a critic.
 3. **Check** (when the run gives a validation, every ``every`` seconds and at the end): the
    weights of the best check (mean validation return, as the evaluation callback ranks models)
    are the ones the warm start ends with.
+
+With ``average`` (a decay per optimizer step, such as 0.998), an exponential moving average of
+the weights is kept as well (torch's ``AveragedModel``) and checked next to them on the same deals;
+the best check of either is what the warm start ends with.
 
 The learning rate is ``learning_rate`` throughout, or, with ``final_learning_rate``, goes down in
 a straight line to it over the warm start's ``minutes`` (set at each round's fit): the fitted
@@ -43,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["PRETRAIN_KEYS", "PretrainSettings", "run_pretrain"]
+__all__ = ["PRETRAIN_KEYS", "PRETRAIN_LOSSES", "PretrainSettings", "policy_loss", "run_pretrain"]
 
 #: The keys of a training config's ``pretrain`` block.
 PRETRAIN_KEYS = (
@@ -58,7 +64,12 @@ PRETRAIN_KEYS = (
     "learning_rate",
     "final_learning_rate",
     "threads",
+    "loss",
+    "average",
 )
+
+#: The values of the ``loss`` key.
+PRETRAIN_LOSSES = ("squared", "cross_entropy")
 
 
 @dataclass(frozen=True)
@@ -76,6 +87,8 @@ class PretrainSettings:
     learning_rate: float = 3e-4
     final_learning_rate: float | None = None
     threads: int = 2
+    loss: str = "squared"
+    average: float | None = None
 
     def rate(self, elapsed: float) -> float:
         """The learning rate ``elapsed`` seconds into the warm start: ``learning_rate`` throughout,
@@ -84,6 +97,26 @@ class PretrainSettings:
             return self.learning_rate
         done = min(max(elapsed / (self.minutes * 60.0), 0.0), 1.0)
         return self.learning_rate + (self.final_learning_rate - self.learning_rate) * done
+
+
+def policy_loss(logits: Any, mask: Any, values: Any, temperature: float, loss: str = "squared") -> Any:
+    """The fit of a batch's logits to its move values (``mask``: 1 for the legal moves, as floats).
+
+    ``squared``: the legal logits minus their mean against the values minus their mean, divided
+    by ``temperature`` (squared error over the legal moves). ``cross_entropy``: the policy's move
+    probabilities against the softmax of values / ``temperature`` over the legal moves (so the
+    moves near the best weigh most; a move far below the best hardly counts)."""
+    import torch
+
+    if loss == "cross_entropy":
+        legal = mask > 0
+        log_p = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
+        target = torch.softmax((values / temperature).masked_fill(~legal, -1e9), dim=1)
+        return -(target * log_p * mask).sum(dim=1).mean()
+    count = mask.sum(dim=1, keepdim=True)
+    centred = logits - (logits * mask).sum(dim=1, keepdim=True) / count
+    target = (values - (values * mask).sum(dim=1, keepdim=True) / count) / temperature
+    return (((centred - target) ** 2) * mask).sum() / mask.sum()
 
 
 def run_pretrain(
@@ -129,15 +162,30 @@ def run_pretrain(
     obs = env.reset()
     policy.set_training_mode(False)
 
-    best: list[Any] = [-math.inf, None, None]  # the best check's mean reward, its weights, its time
+    averaged: Any = None  # the moving average of the weights (``average``)
+    if settings.average is not None:
+        from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
+
+        averaged = AveragedModel(policy, multi_avg_fn=get_ema_multi_avg_fn(settings.average))
+    # the best check's mean reward, its weights, its time, whether they were the averaged ones
+    best: list[Any] = [-math.inf, None, None, False]
 
     def keep_best(now: float) -> None:
         assert check is not None
-        row = {"seconds": round(now - start, 1), "positions": positions, **check()}
+        row: dict[str, Any] = {"seconds": round(now - start, 1), "positions": positions, **check()}
+        candidates = [(row["mean_reward"], policy.state_dict(), False)]
+        if averaged is not None:  # the averaged weights checked on the same deals, then put back
+            own = copy.deepcopy(policy.state_dict())
+            policy.load_state_dict(averaged.module.state_dict())
+            row.update({f"averaged_{k}": v for k, v in check().items()})
+            candidates.append((row["averaged_mean_reward"], averaged.module.state_dict(), True))
+        for reward, weights, is_average in candidates:
+            if reward > best[0]:
+                best[:] = [reward, copy.deepcopy(weights), row["seconds"], is_average]
+        if averaged is not None:
+            policy.load_state_dict(own)
         rows.append(row)
         say(f"pretrain: {row}")
-        if row["mean_reward"] > best[0]:
-            best[:] = [row["mean_reward"], copy.deepcopy(policy.state_dict()), row["seconds"]]
 
     def logits_and_values(o: Any) -> tuple[Any, Any]:
         features = policy.extract_features(o, policy.pi_features_extractor)
@@ -178,17 +226,16 @@ def run_pretrain(
                 idx = order[k : k + settings.batch_size]
                 ob, mb, qb = o_all[idx], m_all[idx].float(), q_all[idx]
                 logits, values = logits_and_values(ob)
-                count = mb.sum(dim=1, keepdim=True)
-                centred = logits - (logits * mb).sum(dim=1, keepdim=True) / count
-                target = (qb - (qb * mb).sum(dim=1, keepdim=True) / count) / settings.temperature
-                policy_loss = (((centred - target) ** 2) * mb).sum() / mb.sum()
+                fit_loss = policy_loss(logits, mb, qb, settings.temperature, settings.loss)
                 top = torch.where(mb > 0, qb, torch.full_like(qb, -1e9)).max(dim=1).values
                 value_loss = ((values.squeeze(1) - top) ** 2).mean()
-                loss = policy_loss + 0.01 * value_loss
+                loss = fit_loss + 0.01 * value_loss
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
-                loss_value = float(policy_loss.item())
+                if averaged is not None:
+                    averaged.update_parameters(policy)
+                loss_value = float(fit_loss.item())
         policy.set_training_mode(False)
         now = time.perf_counter()
         if check is not None and now - last_check >= every:
@@ -197,9 +244,10 @@ def run_pretrain(
     seconds = time.perf_counter() - start
     if check is not None:
         keep_best(time.perf_counter())
-        if best[1] is not None and best[0] > rows[-1]["mean_reward"]:  # go back to the best checked weights
+        if best[1] is not None and (best[3] or best[0] > rows[-1]["mean_reward"]):  # back to the best checked weights
             policy.load_state_dict(best[1])
-            say(f"pretrain: kept the weights of the check at {best[2]:g} s (the best validation)")
+            which = "averaged weights" if best[3] else "weights"
+            say(f"pretrain: kept the {which} of the check at {best[2]:g} s (the best validation)")
     return {
         "rounds": rounds,
         "positions": positions,
@@ -208,4 +256,5 @@ def run_pretrain(
         "last_learning_rate": rate,
         "checks": rows,
         "kept_check_seconds": best[2] if check is not None else None,
+        "kept_averaged": bool(best[3]),
     }

@@ -331,7 +331,7 @@ def _aids(advice: Any, shaping: Any, game: GameName, env: Mapping[str, Any], whe
 
 def _pretrain(value: Any, game: GameName, env: Mapping[str, Any], where: str) -> dict[str, Any] | None:
     """The ``pretrain`` block (:mod:`agents.pretrain`): absent or null for none, ``{}`` for the defaults."""
-    from agents.pretrain import PRETRAIN_KEYS
+    from agents.pretrain import PRETRAIN_KEYS, PRETRAIN_LOSSES
 
     if value is None:
         return None
@@ -351,6 +351,13 @@ def _pretrain(value: Any, game: GameName, env: Mapping[str, Any], where: str) ->
         v = out.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < math.inf):
             raise ConfigError(f"{where}pretrain.{key}: want a number > 0, got {v!r}")
+    if out.get("loss", "squared") not in PRETRAIN_LOSSES:
+        raise ConfigError(f"{where}pretrain.loss: want one of {', '.join(PRETRAIN_LOSSES)}, got {out['loss']!r}")
+    average = out.get("average")
+    if average is not None and (
+        isinstance(average, bool) or not isinstance(average, int | float) or not 0 < average < 1
+    ):
+        raise ConfigError(f"{where}pretrain.average: want a decay between 0 and 1 (such as 0.998), got {average!r}")
     eps = out.get("epsilon")
     if eps is not None and (isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 <= eps <= 1):
         raise ConfigError(f"{where}pretrain.epsilon: want a number from 0 to 1, got {eps!r}")

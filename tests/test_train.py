@@ -327,6 +327,8 @@ def test_afterstate_policy_warm_starts_trains_and_plays_in_the_harness(tmp_path:
         ({"pretrain": {"samples": 1.5}}, "pretrain.samples: want a whole number"),
         ({"pretrain": {"epsilon": 2}}, "pretrain.epsilon"),
         ({"pretrain": {"final_learning_rate": 0}}, "pretrain.final_learning_rate: want a number > 0"),
+        ({"pretrain": {"loss": "hinge"}}, "pretrain.loss: want one of squared, cross_entropy"),
+        ({"pretrain": {"average": 1}}, "pretrain.average: want a decay between 0 and 1"),
         ({"pretrain": {"teacher": "x"}}, "pretrain"),
         ({"pretrain": {}, "env": {"reward": "score"}}, "reward progress"),
         ({"advice": "lookahead"}, "advice: want one of"),
@@ -431,6 +433,28 @@ def test_pretrain_fits_with_the_falling_learning_rate(monkeypatch: pytest.Monkey
     assert all(1e-5 <= r < 1e-3 for r in used) and got["last_learning_rate"] == used[-1]
 
 
+@pytest.mark.parametrize("loss", ["squared", "cross_entropy"])
+def test_pretrain_loss_is_least_at_the_values_over_the_temperature(loss: str) -> None:
+    """Both fits are at their minimum (zero gradient) where the legal logits are the values /
+    temperature plus a constant, whatever the illegal moves' logits and values; elsewhere the
+    loss is higher and its gradient does not vanish."""
+    import torch
+
+    from agents.pretrain import policy_loss
+
+    mask = torch.tensor([[1.0, 1.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0]])
+    values = torch.tensor([[3.0, 11.0, 99.0, 7.0], [-5.0, 2.0, 40.0, 1e6]])
+    best = (values / 4.0 + torch.tensor([[0.5], [-2.0]])).masked_fill(mask == 0, 123.0).requires_grad_(True)
+    at_best = policy_loss(best, mask, values, 4.0, loss)
+    at_best.backward()
+    assert best.grad is not None and float(best.grad.abs().max()) < 1e-6
+    other = torch.zeros_like(values, requires_grad=True)
+    worse = policy_loss(other, mask, values, 4.0, loss)
+    worse.backward()
+    assert float(worse) > float(at_best) + 0.1 and other.grad is not None
+    assert float((other.grad * mask).abs().max()) > 1e-3 and float((other.grad * (1 - mask)).abs().max()) == 0.0
+
+
 def test_pretrain_ends_with_the_best_checked_weights() -> None:
     """The warm start goes back to the weights of its best check (the first, here)."""
     import copy
@@ -458,3 +482,34 @@ def test_pretrain_ends_with_the_best_checked_weights() -> None:
     final = model.policy.state_dict()
     assert all(torch.equal(final[k], seen[0][k]) for k in final)
     assert not all(torch.equal(seen[-1][k], seen[0][k]) for k in final)  # the weights did move
+
+
+def test_pretrain_checks_the_averaged_weights_and_can_end_with_them() -> None:
+    """``average``: each check also plays the moving average of the weights on the same deals
+    (the weights being fitted are put back after it); when the average checks best, the warm start
+    ends with it."""
+    import copy
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.pretrain import PretrainSettings, run_pretrain
+    from solitaire_env.vector.sb3 import SB3VecEnv
+
+    inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
+    inner.seed(0)
+    model = MaskablePPO("MlpPolicy", inner, n_steps=8, batch_size=32, seed=0, device="cpu")
+    seen: list[dict] = []
+
+    def check() -> dict[str, float]:  # calls alternate: the fitted weights, then their average
+        seen.append(copy.deepcopy(model.policy.state_dict()))
+        first, averaged = len(seen) <= 2, len(seen) % 2 == 0
+        return {"win_rate": 0.0, "mean_reward": (10.0 if first else 0.0) + (1.0 if averaged else 0.0)}
+
+    settings = PretrainSettings(minutes=0.02, samples=2, steps=2, batch_size=8, threads=1, average=0.5)
+    got = run_pretrain(model, inner, inner, settings, seed=0, check=check, every=0.0, say=lambda *a: None)
+    assert len(seen) >= 4 and len(seen) % 2 == 0 and got["kept_averaged"]
+    assert "averaged_mean_reward" in got["checks"][0]
+    final = model.policy.state_dict()
+    assert all(torch.equal(final[k], seen[1][k]) for k in final)
+    assert not all(torch.equal(seen[0][k], seen[1][k]) for k in final)  # the average is not the weights
