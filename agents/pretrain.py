@@ -173,17 +173,16 @@ def run_pretrain(
     def keep_best(now: float) -> None:
         assert check is not None
         row: dict[str, Any] = {"seconds": round(now - start, 1), "positions": positions, **check()}
-        candidates = [(row["mean_reward"], policy.state_dict(), False)]
+        own = copy.deepcopy(policy.state_dict())  # a copy: loading the average below writes into the live tensors
+        candidates = [(row["mean_reward"], own, False)]
         if averaged is not None:  # the averaged weights checked on the same deals, then put back
-            own = copy.deepcopy(policy.state_dict())
             policy.load_state_dict(averaged.module.state_dict())
             row.update({f"averaged_{k}": v for k, v in check().items()})
-            candidates.append((row["averaged_mean_reward"], averaged.module.state_dict(), True))
+            candidates.append((row["averaged_mean_reward"], copy.deepcopy(averaged.module.state_dict()), True))
+            policy.load_state_dict(own)
         for reward, weights, is_average in candidates:
             if reward > best[0]:
-                best[:] = [reward, copy.deepcopy(weights), row["seconds"], is_average]
-        if averaged is not None:
-            policy.load_state_dict(own)
+                best[:] = [reward, weights, row["seconds"], is_average]
         rows.append(row)
         say(f"pretrain: {row}")
 

@@ -433,6 +433,41 @@ def test_pretrain_fits_with_the_falling_learning_rate(monkeypatch: pytest.Monkey
     assert all(1e-5 <= r < 1e-3 for r in used) and got["last_learning_rate"] == used[-1]
 
 
+@pytest.mark.parametrize("averaged_best", [True, False])
+def test_pretrain_ends_with_the_checked_weights_that_did_best(averaged_best: bool) -> None:
+    """``average``: each check plays the fitted weights, then their moving average, on the same
+    deals; the fitted weights are put back after it, and the warm start ends with whichever of
+    the two scored best at the best check (here the first check), the very weights checked."""
+    import copy
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.pretrain import PretrainSettings, run_pretrain
+    from solitaire_env.vector.sb3 import SB3VecEnv
+
+    inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
+    inner.seed(0)
+    model = MaskablePPO("MlpPolicy", inner, n_steps=8, batch_size=32, seed=0, device="cpu")
+    seen: list[dict] = []
+
+    def check() -> dict[str, float]:  # calls alternate: the fitted weights, then their average
+        seen.append(copy.deepcopy(model.policy.state_dict()))
+        first, averaged = len(seen) <= 2, len(seen) % 2 == 0
+        return {"win_rate": 0.0, "mean_reward": (10.0 if first else 0.0) + (averaged == averaged_best)}
+
+    settings = PretrainSettings(minutes=0.02, samples=2, steps=2, batch_size=8, threads=1, average=0.5)
+    got = run_pretrain(model, inner, inner, settings, seed=0, check=check, every=0.0, say=lambda *a: None)
+    assert len(seen) >= 4 and len(seen) % 2 == 0 and got["kept_averaged"] == averaged_best
+    assert "averaged_mean_reward" in got["checks"][0]
+    final = model.policy.state_dict()
+    kept = seen[1] if averaged_best else seen[0]
+    assert all(torch.equal(final[k], kept[k]) for k in final)
+    assert not all(torch.equal(seen[0][k], seen[1][k]) for k in final)  # the average is not the weights
+    # after each check the fitted weights went on from themselves, not from their average
+    assert not all(torch.equal(seen[2][k], seen[1][k]) for k in final)
+
+
 @pytest.mark.parametrize("loss", ["squared", "cross_entropy"])
 def test_pretrain_loss_is_least_at_the_values_over_the_temperature(loss: str) -> None:
     """Both fits are at their minimum (zero gradient) where the legal logits are the values /
@@ -482,34 +517,3 @@ def test_pretrain_ends_with_the_best_checked_weights() -> None:
     final = model.policy.state_dict()
     assert all(torch.equal(final[k], seen[0][k]) for k in final)
     assert not all(torch.equal(seen[-1][k], seen[0][k]) for k in final)  # the weights did move
-
-
-def test_pretrain_checks_the_averaged_weights_and_can_end_with_them() -> None:
-    """``average``: each check also plays the moving average of the weights on the same deals
-    (the weights being fitted are put back after it); when the average checks best, the warm start
-    ends with it."""
-    import copy
-
-    import torch
-    from sb3_contrib import MaskablePPO
-
-    from agents.pretrain import PretrainSettings, run_pretrain
-    from solitaire_env.vector.sb3 import SB3VecEnv
-
-    inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
-    inner.seed(0)
-    model = MaskablePPO("MlpPolicy", inner, n_steps=8, batch_size=32, seed=0, device="cpu")
-    seen: list[dict] = []
-
-    def check() -> dict[str, float]:  # calls alternate: the fitted weights, then their average
-        seen.append(copy.deepcopy(model.policy.state_dict()))
-        first, averaged = len(seen) <= 2, len(seen) % 2 == 0
-        return {"win_rate": 0.0, "mean_reward": (10.0 if first else 0.0) + (1.0 if averaged else 0.0)}
-
-    settings = PretrainSettings(minutes=0.02, samples=2, steps=2, batch_size=8, threads=1, average=0.5)
-    got = run_pretrain(model, inner, inner, settings, seed=0, check=check, every=0.0, say=lambda *a: None)
-    assert len(seen) >= 4 and len(seen) % 2 == 0 and got["kept_averaged"]
-    assert "averaged_mean_reward" in got["checks"][0]
-    final = model.policy.state_dict()
-    assert all(torch.equal(final[k], seen[1][k]) for k in final)
-    assert not all(torch.equal(seen[0][k], seen[1][k]) for k in final)  # the average is not the weights
