@@ -486,7 +486,7 @@ def test_pretrain_loss_is_least_at_the_values_over_the_temperature(loss: str) ->
     other = torch.zeros_like(values, requires_grad=True)
     worse = policy_loss(other, mask, values, 4.0, loss)
     worse.backward()
-    assert float(worse) > float(at_best) + 0.1 and other.grad is not None
+    assert worse.item() > at_best.item() + 0.1 and other.grad is not None
     assert float((other.grad * mask).abs().max()) > 1e-3 and float((other.grad * (1 - mask)).abs().max()) == 0.0
 
 
