@@ -243,7 +243,7 @@ def run_pretrain(
     seconds = time.perf_counter() - start
     if check is not None:
         keep_best(time.perf_counter())
-        if best[1] is not None and (best[3] or best[0] > rows[-1]["mean_reward"]):  # back to the best checked weights
+        if best[1] is not None:  # the best check's weights (a copy: the last check's own, unchanged, if it was best)
             policy.load_state_dict(best[1])
             which = "averaged weights" if best[3] else "weights"
             say(f"pretrain: kept the {which} of the check at {best[2]:g} s (the best validation)")
