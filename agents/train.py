@@ -358,6 +358,8 @@ def _pretrain(value: Any, game: GameName, env: Mapping[str, Any], where: str) ->
         isinstance(average, bool) or not isinstance(average, int | float) or not 0 < average < 1
     ):
         raise ConfigError(f"{where}pretrain.average: want a decay between 0 and 1 (such as 0.998), got {average!r}")
+    if not isinstance(out.get("symmetry", False), bool):
+        raise ConfigError(f"{where}pretrain.symmetry: want true or false, got {out['symmetry']!r}")
     eps = out.get("epsilon")
     if eps is not None and (isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 <= eps <= 1):
         raise ConfigError(f"{where}pretrain.epsilon: want a number from 0 to 1, got {eps!r}")

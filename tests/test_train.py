@@ -329,6 +329,7 @@ def test_afterstate_policy_warm_starts_trains_and_plays_in_the_harness(tmp_path:
         ({"pretrain": {"final_learning_rate": 0}}, "pretrain.final_learning_rate: want a number > 0"),
         ({"pretrain": {"loss": "hinge"}}, "pretrain.loss: want one of squared, cross_entropy"),
         ({"pretrain": {"average": 1}}, "pretrain.average: want a decay between 0 and 1"),
+        ({"pretrain": {"symmetry": "yes"}}, "pretrain.symmetry: want true or false"),
         ({"pretrain": {"teacher": "x"}}, "pretrain"),
         ({"pretrain": {}, "env": {"reward": "score"}}, "reward progress"),
         ({"advice": "lookahead"}, "advice: want one of"),
@@ -466,6 +467,48 @@ def test_pretrain_ends_with_the_checked_weights_that_did_best(averaged_best: boo
     assert not all(torch.equal(seen[0][k], seen[1][k]) for k in final)  # the average is not the weights
     # after each check the fitted weights went on from themselves, not from their average
     assert not all(torch.equal(seen[2][k], seen[1][k]) for k in final)
+
+
+@pytest.mark.parametrize("symmetry", [True, False])
+def test_pretrain_symmetry_fits_the_images_of_the_positions(monkeypatch: pytest.MonkeyPatch, symmetry: bool) -> None:
+    """``symmetry``: every fit batch goes through :func:`agents.symmetry.augment` (each row under
+    one of the 48 symmetries, its legal moves and values renumbered with it); without, none does."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    import agents.symmetry
+    from agents.pretrain import PretrainSettings, run_pretrain
+    from solitaire_env.vector.sb3 import SB3VecEnv
+
+    batches: list[tuple[Any, ...]] = []
+    real = agents.symmetry.augment
+
+    def recording(tables: Any, *tensors: Any, **kwargs: Any) -> tuple[Any, ...]:
+        out = real(tables, *tensors, **kwargs)
+        batches.append((tables, tensors, out))
+        return out
+
+    monkeypatch.setattr(agents.symmetry, "augment", recording)
+    inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
+    inner.seed(0)
+    model = MaskablePPO("MlpPolicy", inner, n_steps=8, batch_size=32, seed=0, device="cpu")
+    settings = PretrainSettings(minutes=0.005, samples=2, steps=4, batch_size=8, threads=1, symmetry=symmetry)
+    got = run_pretrain(model, inner, inner, settings, seed=0, say=lambda *a: None)
+    assert got["rounds"] >= 1
+    if not symmetry:
+        assert batches == []
+        return
+    assert batches
+    for (obs_table, move_table), (obs, mask, values), (got_obs, got_mask, got_values) in batches:
+        assert obs_table.shape == (48, obs.shape[1]) and mask.shape == values.shape == got_mask.shape
+        for i in range(len(obs)):  # each row is its position under one symmetry, moves with it
+            assert any(
+                torch.equal(got_obs[i], obs[i, obs_table[k]])
+                and torch.equal(got_mask[i], mask[i, move_table[k]])
+                and torch.equal(got_values[i], values[i, move_table[k]])
+                for k in range(48)
+            )
+            assert got_mask[i].sum() == mask[i].sum() > 1
 
 
 @pytest.mark.parametrize("loss", ["squared", "cross_entropy"])
