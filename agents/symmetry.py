@@ -44,8 +44,8 @@ __all__ = [
     "SYMMETRIES",
     "action_index",
     "augment",
-    "mirror_card",
     "observation_index",
+    "rename_suit",
     "symmetry_tables",
 ]
 
@@ -67,7 +67,7 @@ _SLOT_SUIT = 15
 _WASTE_SUIT = 13
 
 
-def mirror_card(card: int, suits: tuple[int, ...]) -> int:
+def rename_suit(card: int, suits: tuple[int, ...]) -> int:
     """Card id ``card`` with its suit renamed (``suit * 13 + rank - 1``); a joker (52) stays."""
     if card >= NUM_SUITS * NUM_RANKS:
         return card

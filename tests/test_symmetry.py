@@ -19,8 +19,8 @@ from agents.symmetry import (
     SYMMETRIES,
     action_index,
     augment,
-    mirror_card,
     observation_index,
+    rename_suit,
     symmetry_tables,
 )
 from solitaire_env.deals import TriPeaksDeal
@@ -31,8 +31,8 @@ from solitaire_env.tripeaks.rules import COVERS, NUM_SLOTS, TriPeaksRules
 
 def _image_deal(deal: TriPeaksDeal, mirror: bool, suits: tuple[int, ...]) -> TriPeaksDeal:
     moves = action_index(mirror)
-    tableau = tuple(mirror_card(deal.tableau[int(moves[s])], suits) for s in range(NUM_SLOTS))
-    return TriPeaksDeal(tableau, mirror_card(deal.waste, suits), tuple(mirror_card(c, suits) for c in deal.stock))
+    tableau = tuple(rename_suit(deal.tableau[int(moves[s])], suits) for s in range(NUM_SLOTS))
+    return TriPeaksDeal(tableau, rename_suit(deal.waste, suits), tuple(rename_suit(c, suits) for c in deal.stock))
 
 
 def _mask(game: TriPeaksGame) -> np.ndarray:
