@@ -36,8 +36,9 @@ from typing import Any
 
 import numpy as np
 
+from solitaire_env.cards import JOKER, RANKS, SUITS
 from solitaire_env.tripeaks.observe import FLAT_SIZE, SLOT_SIZE, UNSEEN_OFFSET, WASTE_OFFSET
-from solitaire_env.tripeaks.rules import NUM_SLOTS
+from solitaire_env.tripeaks.rules import DRAW, NUM_SLOTS, ROW_LENGTHS, ROW_STARTS
 
 __all__ = [
     "MIRROR_SLOT",
@@ -49,13 +50,14 @@ __all__ = [
     "symmetry_tables",
 ]
 
-NUM_ACTIONS = NUM_SLOTS + 1
-NUM_SUITS = 4
-NUM_RANKS = 13
-_ROWS = ((0, 3), (3, 9), (9, 18), (18, 28))  # the slots of each row, in reading order
+NUM_ACTIONS = DRAW + 1
+NUM_SUITS = len(SUITS)
+NUM_RANKS = len(RANKS)
 
 #: ``MIRROR_SLOT[s]``: the slot at the mirror place of slot ``s`` (its own row, read backwards).
-MIRROR_SLOT: tuple[int, ...] = tuple(lo + hi - 1 - s for lo, hi in _ROWS for s in range(lo, hi))
+MIRROR_SLOT: tuple[int, ...] = tuple(
+    2 * start + length - 1 - s for start, length in zip(ROW_STARTS, ROW_LENGTHS) for s in range(start, start + length)
+)
 
 #: The 48 symmetries: (mirror or not, the suit renaming ``suits[old suit] = new suit``).
 SYMMETRIES: tuple[tuple[bool, tuple[int, ...]], ...] = tuple(
@@ -69,7 +71,7 @@ _WASTE_SUIT = 13
 
 def rename_suit(card: int, suits: tuple[int, ...]) -> int:
     """Card id ``card`` with its suit renamed (``suit * 13 + rank - 1``); a joker (52) stays."""
-    if card >= NUM_SUITS * NUM_RANKS:
+    if card == JOKER:
         return card
     return suits[card // NUM_RANKS] * NUM_RANKS + card % NUM_RANKS
 
@@ -77,7 +79,7 @@ def rename_suit(card: int, suits: tuple[int, ...]) -> int:
 def action_index(mirror: bool) -> np.ndarray:
     """(29,) gather index of the moves: ``new[a] = old[index[a]]`` (the mirror is its own inverse)."""
     slots = list(MIRROR_SLOT) if mirror else list(range(NUM_SLOTS))
-    return np.array([*slots, NUM_SLOTS], dtype=np.int64)
+    return np.array([*slots, DRAW], dtype=np.int64)
 
 
 def observation_index(mirror: bool, suits: tuple[int, ...], width: int = FLAT_SIZE) -> np.ndarray:
