@@ -201,10 +201,13 @@ def public_inputs(i, st, tab, stock, layout, stock_rank, unseen, ranks):  # prag
 
 
 @njit(cache=True, nogil=True)
-def _sampled_values(st, tab, stock, when_stuck, params, win_bonus, uniforms, lo, hi, out):  # pragma: no cover
+def _sampled_values(  # pragma: no cover
+    st, tab, stock, when_stuck, params, win_bonus, uniforms, min_legal, lo, hi, out
+):
     """Like :func:`_action_values` for games ``lo`` to ``hi - 1``, averaged over
     ``uniforms.shape[1]`` fair fillings of the unseen places (what the ``rollout`` agent
-    estimates) instead of the true deal.  Without the GIL: threads may run disjoint ranges."""
+    estimates) instead of the true deal; games with fewer than ``min_legal`` legal moves are
+    left NaN.  Without the GIL: threads may run disjoint ranges."""
     layout = np.empty(K.NUM_SLOTS, np.int64)
     stock_rank = np.empty(K.MAX_STOCK, np.int64)
     unseen = np.zeros(14, np.int64)
@@ -216,14 +219,16 @@ def _sampled_values(st, tab, stock, when_stuck, params, win_bonus, uniforms, lo,
         legal = np.int64(st[i, K.F_LEGAL])
         if legal == 0:
             continue
-        removed, known, n_stock, stock_seen, n_ranks, n_jokers = public_inputs(
-            i, st, tab, stock, layout, stock_rank, unseen, ranks_buf
-        )
         n_legal = 0
         for a in range(K.NUM_ACTIONS):
             if (legal >> a) & 1:
                 paths[n_legal, 0] = a
                 n_legal += 1
+        if n_legal < min_legal:
+            continue
+        removed, known, n_stock, stock_seen, n_ranks, n_jokers = public_inputs(
+            i, st, tab, stock, layout, stock_rank, unseen, ranks_buf
+        )
         before = P._popcount(removed)
         cleared = P.rollout_counts(
             layout,
@@ -259,18 +264,22 @@ def sampled_action_values(
     rng: np.random.Generator,
     params: np.ndarray | None = None,
     threads: int = 1,
+    skip_forced: bool = False,
 ) -> np.ndarray:
     """``(num_envs, 29)``: :func:`action_values` estimated fairly, over ``samples`` fillings of
     the places the player has not seen (drawn from ``rng``) instead of the true deal.
     ``threads`` > 1 splits the games between that many threads (the kernel runs without the GIL;
-    the result does not depend on it)."""
+    the result does not depend on it). With ``skip_forced``, games with a single legal move are
+    left NaN (there is nothing to choose; the warm start does not fit them): the other games'
+    values are the same numbers, from the same random numbers."""
     if params is None:
         params = P.policy_params(**DEFAULT_POLICY)
     n = batch_env.num_envs
     out = np.zeros((n, K.NUM_ACTIONS), dtype=np.float64)
     uniforms = rng.random((n, samples, 56))
     when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
-    args = (batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), uniforms)
+    min_legal = 2 if skip_forced else 1
+    args = (batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), uniforms, min_legal)
     if threads <= 1 or n < 2:
         _sampled_values(*args, 0, n, out)
         return out

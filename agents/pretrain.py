@@ -21,7 +21,9 @@ One round:
    error; ``loss: squared``, the default), or, with ``loss: cross_entropy``, the policy's move
    probabilities to the softmax of values / ``temperature`` (:func:`policy_loss`); either way the
    most probable move is the move of highest estimated value. The value head is
-   fitted to the best move's value (the return of playing on), so that PPO starts with a critic.
+   fitted to the best move's value (the return of playing on), so that PPO starts with a critic;
+   with ``critic_every: k`` only on every k-th batch (the others fit the logits alone, without
+   running the critic: for the afterstate policy about half the cost of a batch).
 3. **Check** (when the run gives a validation, every ``every`` seconds and at the end): the
    weights of the best check (mean validation return, as the evaluation callback ranks models)
    are the ones the warm start ends with.
@@ -71,6 +73,7 @@ PRETRAIN_KEYS = (
     "loss",
     "average",
     "symmetry",
+    "critic_every",
 )
 
 #: The values of the ``loss`` key.
@@ -95,6 +98,7 @@ class PretrainSettings:
     loss: str = "squared"
     average: float | None = None
     symmetry: bool = False
+    critic_every: int = 1
 
     def rate(self, elapsed: float) -> float:
         """The learning rate ``elapsed`` seconds into the warm start: ``learning_rate`` throughout,
@@ -146,6 +150,7 @@ def run_pretrain(
     from stable_baselines3.common.utils import update_learning_rate
 
     from agents import symmetry
+    from agents.afterstate import TriPeaksAfterstateFeatures
     from agents.move_values import sampled_action_values
     from solitaire_env.vector.tripeaks_kernels import FC_WIN_BONUS
 
@@ -163,7 +168,7 @@ def run_pretrain(
     rows: list[dict[str, float]] = []
     start = time.perf_counter()
     last_check = start
-    rounds = positions = 0
+    rounds = positions = batches = 0
     loss_value = float("nan")
     rate = settings.learning_rate
     obs = env.reset()
@@ -201,13 +206,23 @@ def run_pretrain(
         latent_pi, latent_vf = policy.mlp_extractor(features)
         return policy.action_net(latent_pi), policy.value_net(latent_vf)
 
+    def logits_only(o: Any) -> Any:
+        """The policy's logits without the critic (the afterstate policy's are its scores)."""
+        extractor = policy.pi_features_extractor
+        if isinstance(extractor, TriPeaksAfterstateFeatures):
+            return extractor.scores(o.float())
+        features = policy.extract_features(o, extractor)
+        return policy.action_net(policy.mlp_extractor.forward_actor(features))
+
     while rounds == 0 or time.perf_counter() - start < settings.minutes * 60:  # one round at least
         got_obs, got_mask, got_q = [], [], []
         for _ in range(settings.steps):
-            q = sampled_action_values(inner.env, win_bonus, settings.samples, rng, threads=settings.threads)
+            q = sampled_action_values(
+                inner.env, win_bonus, settings.samples, rng, threads=settings.threads, skip_forced=True
+            )
             mask = inner.action_masks()
             with torch.no_grad():
-                logits, _ = logits_and_values(torch.as_tensor(obs))
+                logits = logits_only(torch.as_tensor(obs))
             scores = logits.numpy().copy()
             scores[~mask] = -np.inf
             actions = scores.argmax(axis=1)
@@ -236,11 +251,16 @@ def run_pretrain(
                 ob, mb, qb = o_all[idx], m_all[idx].float(), q_all[idx]
                 if tables is not None:
                     ob, mb, qb = symmetry.augment(tables, ob, mb, qb)
-                logits, values = logits_and_values(ob)
-                fit_loss = policy_loss(logits, mb, qb, settings.temperature, settings.loss)
-                top = torch.where(mb > 0, qb, torch.full_like(qb, -1e9)).max(dim=1).values
-                value_loss = ((values.squeeze(1) - top) ** 2).mean()
-                loss = fit_loss + 0.01 * value_loss
+                batches += 1
+                if batches % settings.critic_every == 0:  # the value head too, on every critic_every-th batch
+                    logits, values = logits_and_values(ob)
+                    fit_loss = policy_loss(logits, mb, qb, settings.temperature, settings.loss)
+                    top = torch.where(mb > 0, qb, torch.full_like(qb, -1e9)).max(dim=1).values
+                    value_loss = ((values.squeeze(1) - top) ** 2).mean()
+                    loss = fit_loss + 0.01 * value_loss
+                else:
+                    fit_loss = policy_loss(logits_only(ob), mb, qb, settings.temperature, settings.loss)
+                    loss = fit_loss
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()

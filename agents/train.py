@@ -343,7 +343,7 @@ def _pretrain(value: Any, game: GameName, env: Mapping[str, Any], where: str) ->
             f"{where}pretrain: is for TriPeaks with reward progress (the move values count cards and the win bonus)"
         )
     out = {k: _number(v) for k, v in value.items()}
-    for key in ("samples", "steps", "epochs", "replay", "batch_size", "threads"):
+    for key in ("samples", "steps", "epochs", "replay", "batch_size", "threads", "critic_every"):
         v = out.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
             raise ConfigError(f"{where}pretrain.{key}: want a whole number >= 1, got {v!r}")

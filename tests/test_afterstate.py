@@ -121,6 +121,11 @@ def test_policy_plays_saves_and_loads(tmp_path) -> None:
         policy_kwargs=afterstate_policy_kwargs(True, [32]),
     )
     model.learn(256)
+    obs = torch.as_tensor(np.array([o for o, *_ in _positions("E", {}, 2, 1)]))
+    policy = model.policy
+    with torch.no_grad():  # the policy's logits are the scorer's numbers (what the warm start fits alone)
+        logits = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(obs)))
+        torch.testing.assert_close(logits, policy.features_extractor.scores(obs))
     path = tmp_path / "model.zip"
     model.save(path)
     agent = PpoAgent("tripeaks", model=path, env_kwargs={})
@@ -133,3 +138,32 @@ def test_policy_plays_saves_and_loads(tmp_path) -> None:
         assert a in game.legal_actions()
         game.play(a)
         moves.append(a)
+
+
+@pytest.mark.parametrize(("rule", "rules"), RULE_SETS)
+@pytest.mark.parametrize("advice", [True, False])
+def test_factored_scores_are_the_plain_ones(rule: str, rules: dict, advice: bool) -> None:
+    """:meth:`scores` (the first layer factored over what each move changes) gives the numbers and
+    the gradients of :meth:`scores_direct` (every afterstate built and scored whole), on thousands
+    of positions of random games, with random weights large enough that every input column counts."""
+    width = FLAT_SIZE + 29 if advice else FLAT_SIZE
+    features = TriPeaksAfterstateFeatures(spaces.Box(0.0, 1.0, (width,), np.float32), wrap=rule == "E")
+    generator = torch.Generator().manual_seed(3)
+    for p in features.scorer.parameters():
+        p.data = torch.randn(p.shape, generator=generator) * 0.1
+    rng = np.random.default_rng(4)
+    rows = []
+    for obs, mask, *_ in _positions(rule, rules, 30, 6):
+        advised = np.zeros(29, dtype=np.float32)
+        advised[rng.choice(np.flatnonzero(mask))] = 1.0
+        rows.append(np.r_[obs, advised] if advice else obs)
+    batch = torch.as_tensor(np.array(rows))
+    assert len(batch) > 1000
+    want, got = features.scores_direct(batch), features.scores(batch)
+    torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+    assert want.abs().max() > 1.0  # numbers worth comparing
+    weights = list(features.scorer.parameters())
+    grads_want = torch.autograd.grad((want**2).sum(), weights)
+    grads_got = torch.autograd.grad((features.scores(batch) ** 2).sum(), weights)
+    for g, w in zip(grads_got, grads_want, strict=True):
+        torch.testing.assert_close(g, w, rtol=1e-3, atol=1e-3 * float(w.abs().max()))

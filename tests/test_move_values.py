@@ -181,3 +181,24 @@ def test_sampled_values_are_the_rollout_agents_estimate() -> None:
     two = sampled_action_values(env.env, 30.0, samples, np.random.default_rng(99), threads=2)
     one = sampled_action_values(env.env, 30.0, samples, np.random.default_rng(99))
     np.testing.assert_array_equal(two, one)  # threads split the games, nothing else
+
+
+def test_sampled_values_skip_forced_leaves_only_the_single_move_games_out() -> None:
+    """``skip_forced``: the games with one legal move are NaN, every other game's values are the
+    same numbers as without it (the same random numbers per game)."""
+    from agents.move_values import sampled_action_values
+
+    codes = draw_codes(24, 14, "TP", "E")
+    forced = chosen = 0
+    for step, (env, _games, _actions, live) in enumerate(tripeaks_lockstep(codes, {}, seed=5, max_steps=40)):
+        full = sampled_action_values(env.env, 30.0, 4, np.random.default_rng(step))
+        some = sampled_action_values(env.env, 30.0, 4, np.random.default_rng(step), threads=2, skip_forced=True)
+        n_legal = env.action_masks().sum(axis=1)
+        for i in np.flatnonzero(live):
+            if n_legal[i] == 1:
+                assert np.isnan(some[i]).all() and not np.isnan(full[i]).all()
+                forced += 1
+            else:
+                np.testing.assert_array_equal(some[i], full[i])
+                chosen += 1
+    assert forced > 50 and chosen > 50

@@ -330,6 +330,7 @@ def test_afterstate_policy_warm_starts_trains_and_plays_in_the_harness(tmp_path:
         ({"pretrain": {"loss": "hinge"}}, "pretrain.loss: want one of squared, cross_entropy"),
         ({"pretrain": {"average": 1}}, "pretrain.average: want a decay between 0 and 1"),
         ({"pretrain": {"symmetry": "yes"}}, "pretrain.symmetry: want true or false"),
+        ({"pretrain": {"critic_every": 0}}, "pretrain.critic_every: want a whole number >= 1"),
         ({"pretrain": {"teacher": "x"}}, "pretrain"),
         ({"pretrain": {}, "env": {"reward": "score"}}, "reward progress"),
         ({"advice": "lookahead"}, "advice: want one of"),
@@ -509,6 +510,40 @@ def test_pretrain_symmetry_fits_the_images_of_the_positions(monkeypatch: pytest.
                 for k in range(48)
             )
             assert got_mask[i].sum() == mask[i].sum() > 1
+
+
+@pytest.mark.parametrize("critic_every", [1, 10**6])
+def test_pretrain_critic_every_leaves_the_critic_alone_between(critic_every: int) -> None:
+    """``critic_every``: the value head is fitted on every k-th fit batch only; on the others the
+    critic's weights stay as they are (here, with k larger than the batches, all warm start long),
+    while the actor's are fitted on every batch."""
+    import copy
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.afterstate import AfterstatePolicy, afterstate_policy_kwargs
+    from agents.pretrain import PretrainSettings, run_pretrain
+    from solitaire_env.vector.sb3 import SB3VecEnv
+
+    inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
+    inner.seed(0)
+    model = MaskablePPO(
+        AfterstatePolicy, inner, n_steps=8, batch_size=32, seed=0, device="cpu",
+        policy_kwargs=afterstate_policy_kwargs(True, [16]),
+    )  # fmt: skip
+    policy = model.policy
+    before = copy.deepcopy(policy.state_dict())
+    settings = PretrainSettings(minutes=0.005, samples=2, steps=4, batch_size=8, threads=1, critic_every=critic_every)
+    got = run_pretrain(model, inner, inner, settings, seed=0, say=lambda *a: None)
+    assert got["rounds"] >= 1
+    after = policy.state_dict()
+    critic = [k for k in after if k.startswith(("mlp_extractor.value_net", "value_net"))]
+    actor = [k for k in after if k.startswith("features_extractor.scorer")]
+    assert critic and actor
+    assert not any(torch.equal(before[k], after[k]) for k in actor)
+    critic_moved = not all(torch.equal(before[k], after[k]) for k in critic)
+    assert critic_moved == (critic_every == 1)
 
 
 @pytest.mark.parametrize("loss", ["squared", "cross_entropy"])
