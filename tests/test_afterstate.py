@@ -145,25 +145,79 @@ def test_policy_plays_saves_and_loads(tmp_path) -> None:
 def test_factored_scores_are_the_plain_ones(rule: str, rules: dict, advice: bool) -> None:
     """:meth:`scores` (the first layer factored over what each move changes) gives the numbers and
     the gradients of :meth:`scores_direct` (every afterstate built and scored whole), on thousands
-    of positions of random games, with random weights large enough that every input column counts."""
+    of positions of random games, with random weights large enough that every input column counts.
+
+    Both are computed in float64: the two paths add the same terms in different orders, and in
+    float32 that difference reached 0.3 on a few of 65,536 gradient elements on one CPU (issue 19),
+    while in float64 it stays below 1e-9 of the largest value on any CPU. A real error (a column
+    left out, a flag on the wrong move) moves values by whole weights (~0.1 and more), far above the
+    tolerance: ``test_factored_scores_catch_a_planted_error`` shows it."""
     width = FLAT_SIZE + 29 if advice else FLAT_SIZE
     features = TriPeaksAfterstateFeatures(spaces.Box(0.0, 1.0, (width,), np.float32), wrap=rule == "E")
+    features.double()
     generator = torch.Generator().manual_seed(3)
     for p in features.scorer.parameters():
-        p.data = torch.randn(p.shape, generator=generator) * 0.1
+        p.data = torch.randn(p.shape, generator=generator, dtype=torch.float64) * 0.1
     rng = np.random.default_rng(4)
     rows = []
     for obs, mask, *_ in _positions(rule, rules, 30, 6):
         advised = np.zeros(29, dtype=np.float32)
         advised[rng.choice(np.flatnonzero(mask))] = 1.0
         rows.append(np.r_[obs, advised] if advice else obs)
-    batch = torch.as_tensor(np.array(rows))
+    batch = torch.as_tensor(np.array(rows), dtype=torch.float64)
     assert len(batch) > 1000
+    _assert_same_scores_and_gradients(features, batch)
+
+
+def _assert_same_scores_and_gradients(features: TriPeaksAfterstateFeatures, batch: torch.Tensor) -> None:
+    """The factored scores and their gradients equal the plain ones, to float64 rounding."""
     want, got = features.scores_direct(batch), features.scores(batch)
-    torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+    assert want.dtype == torch.float64
+    torch.testing.assert_close(got, want, rtol=1e-9, atol=1e-9 * float(want.abs().max()))
     assert want.abs().max() > 1.0  # numbers worth comparing
     weights = list(features.scorer.parameters())
     grads_want = torch.autograd.grad((want**2).sum(), weights)
     grads_got = torch.autograd.grad((features.scores(batch) ** 2).sum(), weights)
     for g, w in zip(grads_got, grads_want, strict=True):
-        torch.testing.assert_close(g, w, rtol=1e-3, atol=1e-3 * float(w.abs().max()))
+        torch.testing.assert_close(g, w, rtol=1e-9, atol=1e-9 * float(w.abs().max()))
+
+
+def _swap(columns: torch.Tensor, a: int, b: int) -> torch.Tensor:
+    out = columns.clone()
+    out[a], out[b] = columns[b], columns[a]
+    return out
+
+
+@pytest.mark.parametrize(
+    "plant",
+    [
+        # chain and cleared change alike after a removal (+1/28 each) and differ only on a draw
+        "swap_chain_cleared",
+        # two neighbouring about-to-turn flags: differs only where a move turns a card
+        "swap_turn_flags",
+        # one slot's own block column pointed at its neighbour's (a slot move's old card)
+        "shift_slot_column",
+    ],
+)
+def test_factored_scores_catch_a_planted_error(plant: str) -> None:
+    """The comparison above fails on small planted errors in the factored path, so its float64
+    tolerance is tight enough to matter (each plant leaves most numbers unchanged)."""
+    features = TriPeaksAfterstateFeatures(spaces.Box(0.0, 1.0, (FLAT_SIZE,), np.float32), wrap=True)
+    features.double()
+    generator = torch.Generator().manual_seed(3)
+    for p in features.scorer.parameters():
+        p.data = torch.randn(p.shape, generator=generator, dtype=torch.float64) * 0.1
+    batch = torch.as_tensor(np.array([obs for obs, *_ in _positions("E", {"jokers": 1}, 8, 6)]), dtype=torch.float64)
+    _assert_same_scores_and_gradients(features, batch)  # the unplanted scorer passes on these
+    shared: torch.Tensor = features.shared_columns  # type: ignore[assignment]
+    if plant == "swap_chain_cleared":
+        features.shared_columns = _swap(shared, SLOT_SIZE + 1, SLOT_SIZE + 2)
+    elif plant == "swap_turn_flags":
+        features.shared_columns = _swap(shared, SLOT_SIZE + 3 + 3, SLOT_SIZE + 3 + 4)
+    else:
+        slot_columns: torch.Tensor = features.slot_columns  # type: ignore[assignment]
+        planted = slot_columns.clone()
+        planted[20, 1] = planted[21, 1]  # the "removed" mark of slot 20 lands on slot 21
+        features.slot_columns = planted
+    with pytest.raises(AssertionError):
+        _assert_same_scores_and_gradients(features, batch)
