@@ -20,11 +20,14 @@ screen's frame and the summary; each game adds its cursor, its board and its own
 Front ends: :func:`run_tty` reads single keys from a terminal (cbreak mode, arrow escape
 sequences decoded) and redraws the screen after each; :func:`run_lines` reads key names,
 one or more per line, from any text stream (pipes, tests, CI) and prints the screen
-after each line.  :func:`run` picks one.
+after each line.  :func:`run` picks one.  Both print through :func:`write`: every line within
+80 columns (:func:`fit` breaks longer ones), suit letters instead of symbols on a stream whose
+encoding has none, and the summary line at the end, also on Ctrl-C.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import select
@@ -53,30 +56,37 @@ from solitaire_env.fortythieves.rules import (
     FortyThievesScoring,
 )
 from solitaire_env.fortythieves.rules import get_scoring as ft_get_scoring
-from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, tripeaks_columns
+from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, tripeaks_columns, write_text
 from solitaire_env.solver.hint import Hint, hint
 from solitaire_env.tripeaks.game import REASONS, TriPeaksGame
 from solitaire_env.tripeaks.rules import DRAW, NUM_SLOTS, ROW_OF, TriPeaksRules
 from solitaire_env.tripeaks.scoring import Scoring, get_scoring
 
-#: One-line key summary shown under the TriPeaks board.
-KEYS_LINE = "keys: ←→↑↓ move  Enter/Space remove  D draw  U undo  H hint  N new deal  R restart  Esc close  Q quit"
+#: The widest line a session prints (screens, summaries, echoed input): longer lines are
+#: broken by :func:`fit`.
+WIDTH = 80
+
+#: The key summary shown under the TriPeaks board (two lines, within :data:`WIDTH`).
+KEYS_LINE = (
+    "keys: arrows pick a card  Enter/Space remove it  or a slot number 0-27 Enter\n"
+    "      D draw  U undo  H hint  N new deal  R restart  Esc close  ? help  Q quit"
+)
 #: The longer TriPeaks help shown by ``?``.
 HELP_TEXT = (
     "←/→ next removable card left/right, ↑/↓ one up/down a row; Enter or Space removes it; "
     "or type a slot number (0-27, 28 = draw) and Enter; D draw, U undo, H hint, N new deal, "
     "R restart this deal, Esc close, Q quit"
 )
-#: One-line key summary shown under the Forty Thieves board.
+#: The key summary shown under the Forty Thieves board (two lines, within :data:`WIDTH`).
 FT_KEYS_LINE = (
-    "keys: ←→ cursor  Enter double-click  Space tap  3 5 · w f · f2 7 move  D draw  U undo  H hint  N new  R restart"
-    "  ? help  Q quit"
+    "keys: left/right cursor  Enter double-click  Space tap  moves 3 5 · w f · f2 7\n"
+    "      D draw  U undo  H hint  N new deal  R restart  Esc close  ? help  Q quit"
 )
 #: The longer Forty Thieves help shown by ``?``.
 FT_HELP_TEXT = (
     "←/→ move the cursor over columns 1-10, the waste and the foundations; Enter = double click "
     "(to a foundation, else the longest column that takes it, else an empty one); Space = tap "
-    "(to a foundation; the waste card also to a column); or type a source (1-9, 0 = column 10, "
+    "(to a foundation, and the waste card also to a column); or type a source (1-9, 0 = column 10, "
     "w waste, f1-f8 a foundation) then a destination (1-9, 0, f = foundation): 3 5, w f, f2 7; "
     "Backspace/Esc cancel; D draw, U undo, H hint, N new deal, R restart this deal, Q quit"
 )
@@ -144,6 +154,77 @@ def normalize_key(key: str) -> str:
         return _ALIASES[key]
     name = key.strip().lower()
     return _ALIASES.get(name, name)
+
+
+#: Where :func:`fit` prefers to break a long line: after the first of these the line has.
+_BREAKS = ("; ", ", ", ": ")
+
+
+def _fit_line(line: str, width: int) -> list[str]:
+    """One line as lines of at most ``width`` columns: broken after the first kind of
+    :data:`_BREAKS` the line has (``"; "``, else ``", "``, else ``": "``) where it can, else between
+    words (a word longer than a line is cut); continuation lines are indented two columns more
+    than the line (past the ``> `` of the message line)."""
+    if len(line) <= width:
+        return [line]
+    body = line.lstrip(" ")
+    indent = line[: len(line) - len(body)]
+    more = (indent + ("    " if body.startswith("> ") else "  "))[: width // 2]
+
+    def wrap(text: str, first: str) -> list[str]:
+        """``text`` word by word, the first line going on from ``first``; a word longer than a
+        line is cut."""
+        lines, current = [], first
+        for word in text.split():
+            while word:
+                gap = "" if not current.strip() or current.endswith(" ") else " "
+                if len(current + gap + word) <= width:
+                    current, word = current + gap + word, ""
+                elif current.strip() and len(more + word) <= width:  # on the next line
+                    lines.append(current.rstrip())
+                    current = more
+                else:  # longer than a line: as much as fits here, the rest on the next line
+                    room = width - len(current + gap)
+                    if room > 0:
+                        lines.append(current + gap + word[:room])
+                        word = word[room:]
+                    else:
+                        lines.append(current.rstrip())
+                    current = more
+        lines.append(current.rstrip())
+        return [line for line in lines if line.strip()] or [first.rstrip()]
+
+    sep = next((b for b in _BREAKS if b in body), None)
+    if sep is None:
+        return wrap(body, indent)
+    parts = [p + sep for p in body.split(sep)]
+    parts[-1] = parts[-1][: -len(sep)]
+    out: list[str] = []
+    current = indent
+    for part in parts:
+        if len((current + part).rstrip()) <= width:
+            current += part
+        elif len((more + part).rstrip()) <= width:  # fits a line of its own: start one
+            if current.strip():
+                out.append(current.rstrip())
+            current = more + part
+        else:  # too long for any line: fill this line and the next ones word by word
+            if len(current) > width - 8:  # (hardly any room left on this one)
+                out.append(current.rstrip())
+                current = more
+            *done, current = wrap(part.rstrip(), current)
+            out.extend(done)
+            current += " " if part.endswith(" ") else ""
+    if current.strip():
+        out.append(current.rstrip())
+    return out
+
+
+def fit(text: str, width: int = WIDTH) -> str:
+    """``text`` with every line at most ``width`` columns (see :func:`_fit_line`); a final
+    newline is kept."""
+    lines = text.split("\n")
+    return "\n".join(part for line in lines for part in _fit_line(line, width))
 
 
 def rules_text(rules: TriPeaksRules, scoring: Scoring) -> str:
@@ -343,11 +424,12 @@ class Session:
         if end:
             out.append(end)
         out.append(f"  > {self.message}" if self.message else "  >")
-        out.append(f"  {self.KEYS_LINE}")
-        return "\n".join(out) + "\n"
+        out.extend(f"  {line}" for line in self.KEYS_LINE.split("\n"))
+        return fit("\n".join(out) + "\n")
 
     def summary(self) -> str:
-        """One line for the end of the session."""
+        """One line for the end of the session (the front ends print it through :func:`fit`, which
+        breaks the long deal string of a deal without a code over lines)."""
         g = self.game
         state = "won" if g.won else "no more moves" if g.over else "unfinished"
         return f"{self.deal_name}: {state}, {self.progress_text()}, score {g.score}, moves {g.moves}\n"
@@ -817,24 +899,38 @@ def ft_line_keys(line: str) -> list[str]:
     return keys
 
 
+def write(out: IO[str], text: str) -> None:
+    """Write ``text`` to ``out`` as the player sees it: lines within :data:`WIDTH` (:func:`fit`),
+    and in a form the stream's encoding can carry (suit letters on an ASCII terminal:
+    :func:`solitaire_env.render.write_text`)."""
+    write_text(fit(text), out)
+
+
 def run_lines(session: Session, lines: Iterable[str], out: IO[str]) -> int:
     """Play from key names, one or more a line; print the screen at the start and after each line.
 
-    Stops at ``q`` or at the end of the input; returns the exit status (0).
+    Stops at ``q`` or at the end of the input; returns the exit status (0).  On Ctrl-C the
+    summary line is printed too, and :class:`KeyboardInterrupt` raised again (the CLI exits 130).
     """
-    out.write(session.screen())
-    for line in lines:
-        keys = session.line_keys(line)
-        if not keys:
-            continue
-        out.write(f"\n--- {' '.join(line.split())}\n")
-        for key in keys:
-            if not session.handle(key):
-                out.write(session.summary())
-                return 0
-        out.write(session.screen())
+    try:
+        write(out, session.screen())
         out.flush()
-    out.write(session.summary())
+        for line in lines:
+            keys = session.line_keys(line)
+            if not keys:
+                continue
+            write(out, f"\n--- {' '.join(line.split())}\n")
+            for key in keys:
+                if not session.handle(key):
+                    write(out, session.summary())
+                    return 0
+            write(out, session.screen())
+            out.flush()
+    except KeyboardInterrupt:
+        write(out, "\n" + session.summary())
+        out.flush()
+        raise
+    write(out, session.summary())
     return 0
 
 
@@ -891,27 +987,40 @@ def run_tty(session: Session, fd: int, out: IO[str]) -> int:
     old_attrs = termios.tcgetattr(fd)
     old_handlers = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
-        tty.setcbreak(fd)
-        out.write("\x1b[?1049h\x1b[?25l")  # alternate screen, hide the cursor
-        keys = decode_keys(lambda n: os.read(fd, n), lambda: bool(select.select([fd], [], [], 0.05)[0]))
-        while True:
-            out.write("\x1b[H\x1b[2J" + session.screen())
+        try:
+            tty.setcbreak(fd)
+            out.write("\x1b[?1049h\x1b[?25l")  # alternate screen, hide the cursor
+            keys = decode_keys(lambda n: os.read(fd, n), lambda: bool(select.select([fd], [], [], 0.05)[0]))
+            while True:
+                out.write("\x1b[H\x1b[2J")  # cursor home, clear the screen
+                write(out, session.screen())
+                out.flush()
+                key = next(keys, None)
+                if key is None or not session.handle(key):
+                    break
+        finally:
+            out.write("\x1b[?25h\x1b[?1049l")  # cursor back, normal screen
             out.flush()
-            key = next(keys, None)
-            if key is None or not session.handle(key):
-                break
-    finally:
-        out.write("\x1b[?25h\x1b[?1049l")  # cursor back, normal screen
+            termios.tcsetattr(fd, termios.TCSADRAIN, old_attrs)
+            for sig, handler in old_handlers.items():
+                signal.signal(sig, handler)
+    except KeyboardInterrupt:  # Ctrl-C: the summary on the normal screen, then exit 130
+        write(out, session.summary())
         out.flush()
-        termios.tcsetattr(fd, termios.TCSADRAIN, old_attrs)
-        for sig, handler in old_handlers.items():
-            signal.signal(sig, handler)
-    out.write(session.summary())
+        raise
+    write(out, session.summary())
     return 0
 
 
 def run(session: Session, *, lines: bool = False) -> int:
-    """Play on the terminal if stdin and stdout are both one (and ``lines`` is false), else by lines."""
+    """Play on the terminal if stdin and stdout are both one (and ``lines`` is false), else by lines.
+
+    Output goes through :func:`write` (80 columns, suit letters where the output encoding has
+    no suit symbols); input that stdin's encoding cannot decode reads as ``?`` (an unknown key),
+    not an error.
+    """
+    if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
+        sys.stdin.reconfigure(errors="replace")
     if not lines and sys.stdin.isatty() and sys.stdout.isatty():
         return run_tty(session, sys.stdin.fileno(), sys.stdout)
     return run_lines(session, sys.stdin, sys.stdout)
