@@ -33,7 +33,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,7 +61,9 @@ __all__ = [
     "EpisodeResult",
     "EvalConfig",
     "EvalResult",
+    "OutputWriteError",
     "agent_seed",
+    "check_outputs",
     "evaluate",
     "mcnemar_exact",
     "plot_win_rates",
@@ -69,6 +71,19 @@ __all__ = [
 ]
 
 GAME_TITLES = {"tripeaks": "TriPeaks", "fortythieves": "Forty Thieves"}
+#: The files :meth:`EvalResult.write` puts in the ``out`` folder.
+OUT_FILES = ("results.json", "summary.csv", "pairs.csv", "episodes.csv")
+#: The two lines under the per-agent table that say what its columns are, per game.
+TABLE_LEGEND = {
+    "tripeaks": (
+        "score, cleared (cards removed, of 28), chain (longest run of removals between draws) and moves",
+        "are means per game; 95% CI: the Wilson interval of the win rate; s/game: seconds per game",
+    ),
+    "fortythieves": (
+        "score, founded (cards on the foundations, of 104), chain (longest run of moves between draws)",
+        "and moves are means per game; 95% CI: the Wilson interval of the win rate; s/game: seconds per game",
+    ),
+}
 RULE_TITLES = {"E": "Easy (K and A adjacent)", "C": "Classic (K and A not adjacent)", "N": "the app's"}
 
 
@@ -239,6 +254,7 @@ class EvalResult:
                 )
             )
         lines = _align(rows)
+        lines += TABLE_LEGEND[self.config.game]
         pairs = self.pairs()
         if pairs:
             kind = "every pair" if self.config.compare == "all" else f"each agent against the best, {self.best()}"
@@ -286,7 +302,7 @@ class EvalResult:
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         data = self.to_dict()
-        paths = [out / name for name in ("results.json", "summary.csv", "pairs.csv", "episodes.csv")]
+        paths = [out / name for name in OUT_FILES]
         paths[0].write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         summary = []
         for d in data["summary"].values():
@@ -351,9 +367,84 @@ def check_plot_available() -> None:
         ) from None
 
 
-def plot_win_rates(result: EvalResult, path: str | os.PathLike[str]) -> Path:
-    """A horizontal bar per agent: its win rate, the 95% Wilson interval as an error bar."""
+def plot_format(path: str | os.PathLike[str]) -> str:
+    """The image format of ``path`` (its extension, lower case), checked before anything runs.
+
+    A one-line :class:`ConfigError` when matplotlib is missing, when the name has no extension
+    or one matplotlib does not know, or when matplotlib cannot write that format here (a tiny
+    figure with a title is written to memory in it: ``pgf``, for one, needs LaTeX).
+    """
     check_plot_available()
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    known = sorted(FigureCanvasBase.get_supported_filetypes())
+    fmt = Path(path).suffix.lower().lstrip(".")
+    if not fmt:
+        raise ConfigError(
+            f"plot: {os.fspath(path)!r} has no extension; want a file name ending in .png, .svg, .pdf ..."
+        )
+    if fmt not in known:
+        raise ConfigError(
+            f"plot: matplotlib cannot write .{fmt} files ({os.fspath(path)!r}); want one of {', '.join(known)}"
+        )
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(1, 1))
+    FigureCanvasAgg(fig)
+    fig.add_subplot().set_title("win rate")
+    try:
+        fig.savefig(io.BytesIO(), format=fmt)
+    except Exception as error:  # whatever the format's writer raises: it cannot write here
+        raise ConfigError(f"plot: matplotlib cannot write .{fmt} files here: {' '.join(str(error).split())}") from None
+    return fmt
+
+
+def check_outputs(config: EvalConfig) -> None:
+    """Check every output of ``config`` before any game is played: a one-line :class:`ConfigError`.
+
+    ``out`` and ``record`` must be folders (or not exist yet: they are made, with their missing
+    parents), the files :data:`OUT_FILES` in ``out`` writable, ``plot`` a file of an image
+    format matplotlib can write here (see :func:`plot_format`; its missing folders are made too).
+    Nothing is written or created.
+    """
+    from solitaire_env.outputs import output_path_problem
+
+    outputs: list[tuple[str, str, bool]] = []
+    if config.out is not None:
+        outputs.append(("out", config.out, True))
+        outputs += [("out", os.path.join(config.out, name), False) for name in OUT_FILES]
+    if config.record is not None:
+        outputs.append(("record", config.record, True))
+    if config.plot is not None:
+        outputs.append(("plot", config.plot, False))
+    for key, path, folder in outputs:
+        problem = output_path_problem(path, folder=folder)
+        if problem is not None:
+            raise ConfigError(f"{key}: {path!r} {problem}")
+    if config.plot is not None:
+        plot_format(config.plot)
+
+
+class OutputWriteError(ValueError):
+    """The games were played but an output could not be written (one line naming each failure).
+
+    ``result`` is the finished :class:`EvalResult` (nothing is lost: write it again elsewhere),
+    ``written`` the outputs that were written.
+    """
+
+    def __init__(self, message: str, result: EvalResult, written: list[str]) -> None:
+        super().__init__(message)
+        self.result = result
+        self.written = written
+
+
+def plot_win_rates(result: EvalResult, path: str | os.PathLike[str]) -> Path:
+    """A horizontal bar per agent: its win rate, the 95% Wilson interval as an error bar.
+    Missing parent folders of ``path`` are made; its extension names the format."""
+    fmt = plot_format(path)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -378,10 +469,11 @@ def plot_win_rates(result: EvalResult, path: str | os.PathLike[str]) -> Path:
     ax.set_xlim(0, max(100.0, *(r + e for r, e in zip(rates, err[1]))) if rates else 100)
     fig.tight_layout()
     out = Path(path)
-    if out.parent != Path(""):
+    try:
         out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out)
-    plt.close(fig)
+        fig.savefig(out, format=fmt)
+    finally:
+        plt.close(fig)
     return out
 
 
@@ -394,6 +486,7 @@ def evaluate(
     *,
     progress: bool = False,
     write: bool = True,
+    on_result: Callable[[EvalResult], None] | None = None,
     **settings: Any,
 ) -> EvalResult:
     """Run an evaluation: every agent of ``config`` on the same deal codes.
@@ -402,7 +495,13 @@ def evaluate(
     as keywords (``evaluate(game="tripeaks", deals=100, agents=["random"])``); mappings and
     keywords are validated by :meth:`EvalConfig.from_mapping`.  ``progress`` shows a tqdm bar
     on stderr.  With ``write`` the config's ``record`` folder gets one JSON per episode, its
-    ``out`` folder the results files and ``plot`` the win-rate figure.
+    ``out`` folder the results files and ``plot`` the win-rate figure: every one of them is
+    checked before the first game (:func:`check_outputs`), and missing folders are made.
+    ``on_result`` is called with the result once every game is played, before ``out`` and
+    ``plot`` are written (the command line prints its table there, so that a failed write
+    cannot take the table with it).  An output that fails after the games (a full disk, a
+    folder removed meanwhile) does not stop the others: :class:`OutputWriteError` then names
+    every failure and carries the finished result.
     """
     from solitaire_env.solver.stats import default_workers, draw_codes
 
@@ -410,8 +509,8 @@ def evaluate(
         config = EvalConfig.from_mapping({**(config or {}), **settings})
     elif settings:
         raise TypeError("give either an EvalConfig or settings as keywords, not both")
-    if write and config.plot is not None:
-        check_plot_available()
+    if write:
+        check_outputs(config)
     codes = draw_codes(config.deals, config.seed, config.code_game, config.rules)  # type: ignore[arg-type]
     recording = write and config.record is not None
     setup = WorkerSetup(
@@ -428,13 +527,14 @@ def evaluate(
     specs = {spec.key: spec for spec in config.agents}
     results: dict[str, list[EpisodeResult | None]] = {k: [None] * len(codes) for k in classes}
     written = 0
+    record_error: OSError | None = None  # the first record that failed: recording stops there
     bar = tqdm(total=len(codes), unit="deal", desc="evaluating", file=sys.stderr, disable=not progress, smoothing=0.05)
 
     def on_chunk(rows: list[EpisodeResult]) -> None:
-        nonlocal written
+        nonlocal written, record_error
         for row in rows:
             results[row.agent][row.index] = row
-            if recording:
+            if recording and record_error is None:
                 assert config.record is not None
                 record = episode_record(
                     row,
@@ -444,7 +544,11 @@ def evaluate(
                     eval_seed=config.seed,
                     label=classes[row.agent].label,
                 )
-                write_record(config.record, row.agent, record)
+                try:
+                    write_record(config.record, row.agent, record)
+                except OSError as error:  # the games go on; reported with the other outputs
+                    record_error = error
+                    continue
                 written += 1
         bar.update(len({row.index for row in rows}))
 
@@ -477,8 +581,43 @@ def evaluate(
         workers=workers,
         records=written,
     )
-    if write and config.out is not None:
-        result.write(config.out)
-    if write and config.plot is not None:
-        plot_win_rates(result, config.plot)
+    if on_result is not None:
+        on_result(result)
+    if write:
+        _write_outputs(result, record_error)
     return result
+
+
+def _os_text(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        where = f"{error.filename}: " if error.filename is not None else ""
+        return f"{where}{error.strerror}"
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def _write_outputs(result: EvalResult, record_error: OSError | None) -> None:
+    """Write ``out`` and ``plot``; every failure (and a record that failed during the games)
+    goes into one :class:`OutputWriteError` after the others were tried."""
+    config = result.config
+    failed: list[str] = []
+    written: list[str] = []
+    if record_error is not None:
+        total = len(result.codes) * len(result.episodes)
+        failed.append(f"record {config.record!r}: {_os_text(record_error)} ({result.records} of {total} written)")
+    elif config.record is not None:
+        written.append(f"record {config.record!r}")
+    if config.out is not None:
+        try:
+            result.write(config.out)
+            written.append(f"out {config.out!r}")
+        except OSError as error:
+            failed.append(f"out {config.out!r}: {_os_text(error)}")
+    if config.plot is not None:
+        try:
+            plot_win_rates(result, config.plot)
+            written.append(f"plot {config.plot!r}")
+        except (OSError, ValueError, RuntimeError) as error:
+            failed.append(f"plot {config.plot!r}: {_os_text(error)}")
+    if failed:
+        done = f"; written: {', '.join(written)}" if written else ""
+        raise OutputWriteError(f"every game was played, but writing failed: {'; '.join(failed)}{done}", result, written)

@@ -16,6 +16,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NoReturn
 
 import numpy as np
@@ -35,7 +36,8 @@ from solitaire_env.deals import (
 )
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi
+from solitaire_env.outputs import output_path_problem
+from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, write_text
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
 
@@ -235,6 +237,14 @@ RULE_ARGS: tuple[Arg, ...] = (
 )
 
 
+def _check_output(option: str, path: str | None, *, folder: bool = False) -> None:
+    """A one-line error (before any work) if ``option``'s ``path`` cannot be written."""
+    if path is not None:
+        problem = output_path_problem(path, folder=folder)
+        if problem is not None:
+            raise CLIError(f"{option} {path!r} {problem}")
+
+
 def _source_text(args: argparse.Namespace) -> str | None:
     """The one deal code or deal string the arguments give, or ``None`` for a random deal."""
     given = [x for x in (args.code, args.string_in) if x is not None]
@@ -363,7 +373,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
     if args.string:
         print(deal)
         return 0
-    print(deal_text(deal, letter, full=args.open, source=_source_text_for_note(args)), end="")
+    write_text(deal_text(deal, letter, full=args.open, source=_source_text_for_note(args)))
     return 0
 
 
@@ -575,7 +585,11 @@ def _rule_options(args: argparse.Namespace, game: str) -> dict[str, Any]:
     ),
     arg("--deals", type=_positive, metavar="N", help="solve N random deals drawn from --seed and print a table"),
     arg("--workers", type=_positive, metavar="W", help="with --deals: worker processes (default: all cores)"),
-    arg("--json", metavar="FILE", help="write the per-deal results (code, status, nodes, best, seconds, line)"),
+    arg(
+        "--json",
+        metavar="FILE",
+        help="write the per-deal results (code, status, nodes, best, seconds, line) to FILE once solved",
+    ),
     arg("--no-progress", action="store_true", help="with --deals: no progress bar on stderr"),
     epilog=SOLVE_EPILOG,
 )
@@ -595,35 +609,51 @@ def cmd_solve(args: argparse.Namespace) -> int:
         options = _rule_options(args, "TP")
         options["jokers"] = deal.jokers
         game = TriPeaksGame(deal, TriPeaksRules(wrap=letter == "E", **options))
-    out = _json_file(args.json)
+    _check_output("--json", args.json)
     solve(game, max_nodes=1)  # load the compiled solver first, so that the time is the search's
     result = solve(game, max_nodes=args.max_nodes)
     print(solve_text(game, letter, result, max_nodes=args.max_nodes, source=_source_text_for_note(args)), end="")
-    if out is not None:
+    if args.json is not None:
         from solitaire_env.solver.stats import DealResult
 
         name = str(deal.code) if deal.code is not None else str(deal)
         row = DealResult(name, result.status, result.nodes, result.best, result.seconds, result.line)
-        _write_json(out, {"max_nodes": args.max_nodes, "results": [row.to_dict()]})
+        _write_json(args.json, {"max_nodes": args.max_nodes, "results": [row.to_dict()]})
     return 0
 
 
-def _json_file(path: str | None) -> Any:
-    """Open ``--json``'s file before the work starts, so that a bad path fails at once."""
-    return None if path is None else open(path, "w", encoding="utf-8")
-
-
-def _write_json(f: Any, data: dict[str, Any]) -> None:
-    """Write ``data`` as JSON, one key a line and one per-deal row (``data["results"]``) a line."""
+def _write_json(path: str, data: dict[str, Any]) -> None:
+    """Write ``data`` to ``path`` as JSON, one key a line and one per-deal row (``data["results"]``)
+    a line, making missing parent folders (the path was checked before the work started)."""
     import json
 
-    with f:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
         f.write("{\n")
         for key, value in data.items():
             if key != "results":
                 f.write(f" {json.dumps(key)}: {json.dumps(value)},\n")
         rows = ",\n".join(f"  {json.dumps(row)}" for row in data["results"])
         f.write(f' "results": [\n{rows}\n ]\n}}\n')
+
+
+def _game_lines(game: Any, letter: str, source: str | None) -> list[str]:
+    """The first lines of ``solve`` and ``hint``: code, game and the rules ``game`` plays by."""
+    is_tp = isinstance(game, TriPeaksGame)
+    lines = []
+    for line in _code_lines(game.deal, "TP" if is_tp else "FT", source):
+        label, value = line.split(":", 1)
+        lines.append(f"{label + ':':<9}{value.strip()}")
+    if is_tp:
+        rules = game.rules
+        extra = [f"draw {rules.draw}"] if rules.draw != "anytime" else []
+        extra += ["all cards face up"] if rules.faces != "standard" else []
+        extra += [f"waste start {rules.waste_start}"] if rules.waste_start != "card" else []
+        extra += [f"{rules.jokers} joker(s)"] if rules.jokers else []
+        lines.append(f"rules:   {RULE_NAMES[letter]}" + (f"; {', '.join(extra)}" if extra else ""))
+    else:
+        lines.append(f"rules:   N (the app's); foundation return {'on' if game.rules.foundation_return else 'off'}")
+    return lines
 
 
 def solve_text(game: Any, letter: str, result: Any, *, max_nodes: int | None = None, source: str | None = None) -> str:
@@ -633,19 +663,7 @@ def solve_text(game: Any, letter: str, result: Any, *, max_nodes: int | None = N
 
     is_tp = isinstance(game, TriPeaksGame)
     total, verb_done, verb_now = (28, "cleared", "clears") if is_tp else (104, "founded", "founds")
-    deal = game.deal
-    lines = []
-    for line in _code_lines(deal, "TP" if is_tp else "FT", source):
-        label, value = line.split(":", 1)
-        lines.append(f"{label + ':':<9}{value.strip()}")
-    if is_tp:
-        rules = game.rules
-        extra = [f"draw {rules.draw}"] if rules.draw != "anytime" else []
-        extra += [f"waste start {rules.waste_start}"] if rules.waste_start != "card" else []
-        extra += [f"{rules.jokers} joker(s)"] if rules.jokers else []
-        lines.append(f"rules:   {RULE_NAMES[letter]}" + (f"; {', '.join(extra)}" if extra else ""))
-    else:
-        lines.append(f"rules:   N (the app's); foundation return {'on' if game.rules.foundation_return else 'off'}")
+    lines = _game_lines(game, letter, source)
     budget = max_nodes if max_nodes is not None else default_budget("TP" if is_tp else "FT")
     if result.status == "solved":
         verdict = f"solved: a winning line of {len(result.line)} moves"
@@ -693,7 +711,7 @@ def _solve_many(args: argparse.Namespace) -> int:
     rules = _rule_options(args, game)
     workers = args.workers or stats.default_workers()
     budget = args.max_nodes if args.max_nodes is not None else stats.default_budget(game)
-    out = _json_file(args.json)
+    _check_output("--json", args.json)
     codes = stats.draw_codes(args.deals, seed, game, rule)
     what = f"{GAME_NAMES[game]}" + (f", rules {rule}: {RULE_NAMES[rule]}" if game == "TP" else "")
     if rules:
@@ -711,9 +729,9 @@ def _solve_many(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - start
     print()
     print(stats.summary_table(rows, wall_seconds=wall), end="")
-    if out is not None:
+    if args.json is not None:
         _write_json(
-            out,
+            args.json,
             {
                 "game": game,
                 "rule": rule,
@@ -728,6 +746,216 @@ def _solve_many(args: argparse.Namespace) -> int:
                 "results": [row.to_dict() for row in rows],
             },
         )
+    return 0
+
+
+# --------------------------------------------------------------------------- hint
+
+HINT_EPILOG = """\
+Prints the hint of seed 001 (solitaire_env.hint) for the position that --moves reach from
+the deal: the suggested move as an env action and in words, the verdict and the reason, and
+the board as the player sees it.  The hint never peeks: it reads only the cards the player
+has seen, and consults the full-information solver only once every card is known (every
+face-down card turned and every stock card drawn), so "unwinnable" is a proof; while cards
+are hidden the verdict is "unknown".
+
+--moves A,B,... is played in order through the rules core, each move an env action number
+(TriPeaks: 0-27 remove the card in that slot, 28 draws; Forty Thieves: src * 11 + dst, 209
+draws) or its name as action_name() prints it ("remove 6S (slot 18)", "draw", "move AC
+from column 2 to foundation"); TriPeaks also takes "remove 6S".  The hint's own "N = name"
+can be appended to --moves to go on.  An illegal move is one line naming its place in the
+list and the game's reason.
+
+examples:
+  solitaire-env hint TP1-E-AAAAAAB
+  solitaire-env hint TP1-E-AAAAAAB --moves 27,26,28
+  solitaire-env hint TP1-E-AAAAAAB --moves "remove 6D (slot 27),draw"
+  solitaire-env hint TP1-C-AAAAAAB --faces open --draw when_stuck
+  solitaire-env hint FT1-N-AAAAAAB --moves 21,209
+  solitaire-env hint FT1-N-AAAAAAB --moves "move AC from column 2 to foundation,draw"
+"""
+
+_TP_REMOVE = re.compile(r"remove\s+(\S+)(?:\s*\(\s*slot\s+(\d+)\s*\))?", re.IGNORECASE)
+_FT_PLACE = r"column\s+\d+|waste|foundation(?:\s+\d+)?"
+_FT_MOVE = re.compile(rf"move\s+(.+?)\s+from\s+({_FT_PLACE})\s+to\s+({_FT_PLACE})", re.IGNORECASE)
+
+
+def _ft_place(text: str, *, dest: bool) -> int:
+    """A Forty Thieves place of an action name: ``column 3``, ``waste``, ``foundation 2``
+    (a source), ``foundation`` (the destination)."""
+    from solitaire_env.fortythieves.rules import FIRST_FOUNDATION_SRC, FOUNDATION, NUM_COLUMNS, WASTE
+
+    words = text.lower().split()
+    if words[0] == "column" and 1 <= int(words[1]) <= NUM_COLUMNS:
+        return int(words[1]) - 1
+    if dest:
+        if words == ["foundation"]:
+            return FOUNDATION
+        raise ValueError(f"a move goes to 'column 1'-'column 10' or 'foundation', not {text!r}")
+    if words == ["waste"]:
+        return WASTE
+    if words[0] == "foundation" and len(words) == 2 and 1 <= int(words[1]) <= 8:
+        return FIRST_FOUNDATION_SRC + int(words[1]) - 1
+    raise ValueError(
+        f"a move comes from 'column 1'-'column 10', 'waste' or 'foundation 1'-'foundation 8', not {text!r}"
+    )
+
+
+def parse_move(game: TriPeaksGame | FortyThievesGame, text: str) -> int:
+    """The env action that ``text`` names in ``game``'s position: an action number, or an
+    action name as ``game.action_name`` prints it.  ``ValueError`` saying why not."""
+    from solitaire_env.cards import parse_card
+
+    is_tp = isinstance(game, TriPeaksGame)
+    draw = 28 if is_tp else 209
+    want = (
+        "want an action number 0-28, 'draw', or 'remove <card> (slot <n>)'"
+        if is_tp
+        else "want an action number 0-209, 'draw', or 'move <card> from <place> to <place>'"
+    )
+    word = " ".join(text.split())
+    if word.isdigit():
+        action = int(word)
+        if action > draw:
+            raise ValueError(f"not a {GAME_NAMES['TP' if is_tp else 'FT']} action: {want}")
+        return action
+    if word.lower() == "draw":
+        return draw
+    if isinstance(game, TriPeaksGame):
+        m = _TP_REMOVE.fullmatch(word)
+        if m is None:
+            raise ValueError(want)
+        card_word, slot_word = m.groups()
+        card = None if card_word == "??" else parse_card(card_word)
+        if slot_word is not None:
+            slot = int(slot_word)
+            if slot >= draw:
+                raise ValueError(f"no slot {slot}: slots are 0-27")
+            up = game.face_up >> slot & 1 and not game.removed >> slot & 1
+            if card is not None and up and game.tableau[slot] != card:
+                raise ValueError(f"slot {slot} holds {card_text(game.tableau[slot])}, not {card_text(card)}")
+            return slot
+        if card is None:
+            raise ValueError("'remove ??' needs its slot: 'remove ?? (slot <n>)'")
+        showing = game.face_up & ~game.removed
+        slots = [i for i in range(draw) if showing >> i & 1 and game.tableau[i] == card]
+        if not slots:
+            raise ValueError(f"{card_text(card)} is not a face-up card of the board")
+        return slots[0]
+    m = _FT_MOVE.fullmatch(word)
+    if m is None:
+        raise ValueError(want)
+    card_word, src_word, dst_word = m.groups()
+    src, dst = _ft_place(src_word, dest=False), _ft_place(dst_word, dest=True)
+    if card_word.lower() != "the top card":
+        card = parse_card(card_word)
+        top = game.source_card(src)
+        if top is not None and top != card:
+            raise ValueError(f"the card on top of {src_word.lower()} is {card_text(top)}, not {card_text(card)}")
+    return src * 11 + dst
+
+
+def play_moves(game: TriPeaksGame | FortyThievesGame, moves: str) -> list[tuple[int, str]]:
+    """Play ``--moves`` (comma-separated, see :func:`parse_move`) on ``game`` through the rules
+    core; returns each played move as ``(action, name)`` (a draw's name says the card drawn).
+    The first bad or illegal move is a one-line :class:`CLIError` naming its place in the list
+    and why (the game's reason)."""
+    tokens = [t.strip() for t in moves.split(",")]
+    if tokens == [""]:
+        return []
+    draw = 28 if isinstance(game, TriPeaksGame) else 209
+    played: list[tuple[int, str]] = []
+    for i, token in enumerate(tokens, 1):
+        where = f"--moves: move {i} of {len(tokens)} ({token!r})"
+        if not token:
+            raise CLIError(f"{where} is empty: give moves separated by single commas")
+        try:
+            action = parse_move(game, token)
+        except ValueError as error:
+            raise CLIError(f"{where}: {_one_line(error)}") from None
+        name = game.action_name(action)
+        reason = game.try_play(action)
+        if reason is not None:
+            raise CLIError(f"{where}, {name}, is illegal: {game.REASONS[reason]} ({reason})")
+        if action == draw:
+            name += f" ({card_text(game.waste[-1])})"
+        played.append((action, name))
+    return played
+
+
+def hint_text(
+    game: TriPeaksGame | FortyThievesGame, letter: str, h: Any, played: list[tuple[int, str]], source: str | None
+) -> str:
+    """What ``hint`` prints: the deal, the moves played, the board, the hint and its verdict."""
+    lines = _game_lines(game, letter, source)
+    if played:
+        lines.append(f"moves:   {len(played)} played: {' '.join(str(action) for action, _ in played)}")
+        width = len(str(len(played)))
+        lines += [f"  {i:>{width}}. {name}" for i, (_, name) in enumerate(played, 1)]
+    else:
+        lines.append("moves:   none: the position at the start of the deal")
+    board = tripeaks_ansi if isinstance(game, TriPeaksGame) else fortythieves_ansi
+    lines += ["", *board(game.public_view()).rstrip("\n").split("\n"), ""]
+    if h.action is None:
+        lines.append(f"hint:    no move: {h.reason}")
+    else:
+        lines.append(f"hint:    {h.action} = {h.name}")
+    if h.verdict == "winnable" and h.line:
+        verdict = f"winnable: {h.reason} ({len(h.line)} moves: {' '.join(map(str, h.line))})"
+    elif h.verdict == "unwinnable":
+        verdict = f"unwinnable: {h.reason}" + (
+            f"; the move starts the line that gets furthest ({len(h.line)} moves)" if h.line else ""
+        )
+    else:
+        verdict = f"{h.verdict}: {h.reason}"
+    lines.append(f"verdict: {verdict}")
+    if h.nodes:
+        lines.append(f"nodes:   {h.nodes:,} (the solver ran: every card is known)")
+    return "\n".join(lines) + "\n"
+
+
+@verb(
+    "hint",
+    "the hint (seed 001: a move worth trying and a verdict that never peeks) for a deal after some moves",
+    *SOURCE_ARGS,
+    *RULE_ARGS,
+    arg("--moves", metavar="A,B,...", default="", help="moves to play first, comma-separated: action numbers or names"),
+    arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)"),
+    arg("--faces", choices=("standard", "open"), help="TriPeaks: open: all 28 cards face up (default standard)"),
+    arg(
+        "--waste-start",
+        choices=("card", "empty"),
+        help="TriPeaks: empty: the stock has 24, any first play (default card)",
+    ),
+    arg(
+        "--foundation-return",
+        choices=("on", "off"),
+        help="Forty Thieves: whether a foundation's top card may go back to a column (default on)",
+    ),
+    arg(
+        "--max-nodes",
+        type=_positive,
+        metavar="N",
+        help="the solver's node budget once every card is known (default: the hint's own)",
+    ),
+    epilog=HINT_EPILOG,
+)
+def cmd_hint(args: argparse.Namespace) -> int:
+    from solitaire_env import hint
+
+    deal, letter = load_deal(args)
+    game: TriPeaksGame | FortyThievesGame
+    if isinstance(deal, FortyThievesDeal):
+        game = FortyThievesGame(deal, FortyThievesRules(**_rule_options(args, "FT")))
+    else:
+        options = _rule_options(args, "TP")
+        options["jokers"] = deal.jokers
+        if args.faces is not None:
+            options["faces"] = args.faces
+        game = TriPeaksGame(deal, TriPeaksRules(wrap=letter == "E", **options))
+    played = play_moves(game, args.moves)
+    h = hint(game, max_nodes=args.max_nodes)
+    print(hint_text(game, letter, h, played, _source_text_for_note(args)), end="")
     return 0
 
 
@@ -748,6 +976,11 @@ A YAML config (--config, see configs/) holds the same settings; the flags overri
 --out DIR writes results.json, summary.csv, pairs.csv and episodes.csv; --record DIR one
 JSON per episode (replay them with: solitaire-env replay DIR); --plot FILE a bar chart of
 the win rates with their intervals (needs matplotlib: pip install 'solitaire-env[plot]').
+Every output is checked before the first game (a folder, not a file, for --out and --record;
+an image format matplotlib can write for --plot) and missing folders are made.  The table is
+printed before any file is written, so a write that fails at the end cannot take it along.
+The first run of the numba agents (TriPeaks rollout, pimc, oracle) compiles their kernels,
+about 10 s per worker; a line on stderr says so, and numba caches them for later runs.
 
 examples:
   solitaire-env eval --agents random --deals 200
@@ -762,6 +995,49 @@ examples:
 
 def _game_name(text: str) -> str:
     return {"TP": "tripeaks", "FT": "fortythieves"}[_game(text)]
+
+
+#: The numba kernels an agent compiles on its first call, by (agent name, game): the module and
+#: the functions it calls from Python.  ``eval`` looks them up in numba's on-disk cache.
+NUMBA_KERNELS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
+    ("rollout", "tripeaks"): ("agents._playout", ("rollout_counts",)),
+    ("pimc", "tripeaks"): ("solitaire_env.solver.tripeaks", ("_search",)),
+    ("oracle", "tripeaks"): ("solitaire_env.solver.tripeaks", ("_search",)),
+}
+COMPILE_NOTE = "compiling the numba kernels of {agents} on first use (about 10 s; cached after)"
+
+
+def numba_cold(module: str, functions: Sequence[str]) -> bool:
+    """Whether calling one of ``functions`` of ``module`` compiles: numba's on-disk cache holds no
+    entry for it that is fresh (the source unchanged, this numba version) and made for this CPU.
+    ``True`` when that cannot be told (numba's cache internals differ): better one line too many."""
+    import importlib
+
+    try:
+        from numba.core import config as numba_config
+
+        if getattr(numba_config, "DISABLE_JIT", False):  # nothing compiles
+            return False
+        mod = importlib.import_module(module)
+        for name in functions:
+            dispatcher = getattr(mod, name)
+            magic = dispatcher.targetctx.codegen().magic_tuple()
+            index = dispatcher._cache._cache_file._load_index()  # {} when missing or stale
+            if not any(key[1] == magic for key in index):
+                return True
+    except Exception:  # any failure of the look-up: say it may compile
+        return True
+    return False
+
+
+def numba_cold_agents(specs: Sequence[Any], game: str) -> list[str]:
+    """The agents among ``specs`` whose numba kernels are not in the cache yet (see :data:`NUMBA_KERNELS`)."""
+    cold = []
+    for spec in specs:
+        kernels = NUMBA_KERNELS.get((spec.name, game))
+        if kernels is not None and numba_cold(*kernels):
+            cold.append(spec.key)
+    return cold
 
 
 @verb(
@@ -781,10 +1057,13 @@ def _game_name(text: str) -> str:
     arg(
         "--compare", choices=("best", "all"), help="paired tests: each agent against the best (default), or every pair"
     ),
-    arg("--out", metavar="DIR", help="write results.json, summary.csv, pairs.csv and episodes.csv here"),
-    arg("--record", metavar="DIR", help="write one JSON record per episode here (see replay)"),
+    arg("--out", metavar="DIR", help="write results.json, summary.csv, pairs.csv and episodes.csv in this folder"),
+    arg("--record", metavar="DIR", help="write one JSON record per episode in this folder (see replay)"),
     arg(
-        "--plot", metavar="FILE", help="draw the win rates with their 95%% intervals (png, svg, pdf; needs matplotlib)"
+        "--plot",
+        metavar="FILE",
+        help="draw the win rates with their 95%% intervals; the extension names the format (png, svg, pdf, "
+        "jpg, ...: any matplotlib writes; needs matplotlib)",
     ),
     arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)"),
     arg("--faces", choices=("standard", "open"), help="TriPeaks: open: all 28 cards face up (default standard)"),
@@ -799,7 +1078,7 @@ def _game_name(text: str) -> str:
 def cmd_eval(args: argparse.Namespace) -> int:
     from agents.backends import RayUnavailableError
     from agents.config import EvalConfig, load_config_file
-    from agents.evaluate import check_plot_available, evaluate
+    from agents.evaluate import EvalResult, OutputWriteError, check_outputs, evaluate
 
     raw: dict[str, Any] = load_config_file(args.config) if args.config is not None else {}
     for key in ("game", "rules", "deals", "seed", "agents", "workers", "backend", "ray_address", "compare"):
@@ -818,8 +1097,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             raise CLIError(f"{args.config}: env: want a mapping of env keywords, got {env!r}")
         raw["env"] = {**env, **flags}
     config = EvalConfig.from_mapping(raw, source=args.config)
-    if config.plot is not None:
-        check_plot_available()
+    check_outputs(config)  # every output path and the plot's format, before any game
     agents = " ".join(a.key for a in config.agents)
     if args.dry_run:
         print(f"config ok: {config.game}, rules {config.rules}, {config.deals} deals from seed {config.seed}")
@@ -829,15 +1107,23 @@ def cmd_eval(args: argparse.Namespace) -> int:
             if getattr(config, key) is not None:
                 print(f"{key}: {getattr(config, key)}")
         return 0
+    cold = numba_cold_agents(config.agents, config.game)
+    if cold:
+        print(f"{PROG}: {COMPILE_NOTE.format(agents=', '.join(cold))}", file=sys.stderr, flush=True)
+
+    def print_table(result: EvalResult) -> None:  # before any file is written
+        print(result.header(), end="")
+        print()
+        print(result.table(), end="", flush=True)
+
     try:
-        result = evaluate(config, progress=not args.no_progress)
+        result = evaluate(config, progress=not args.no_progress, on_result=print_table)
     except RayUnavailableError as error:
         raise CLIError(str(error)) from None
     except RuntimeError as error:  # an agent's illegal move, a worker that died
         raise CLIError(_one_line(error)) from None
-    print(result.header(), end="")
-    print()
-    print(result.table(), end="")
+    except OutputWriteError as error:
+        raise CLIError(f"{_one_line(error)} (the table above is complete)") from None
     if config.out is not None:
         print(f"wrote {os.path.join(config.out, 'results.json')} and summary.csv, pairs.csv, episodes.csv")
     if config.record is not None:

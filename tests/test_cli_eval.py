@@ -7,6 +7,7 @@ process, as a user would.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -280,3 +281,233 @@ def test_errors_in_a_fresh_process_have_no_traceback(recorded: Path, tmp_path: P
     broken.write_text("{")
     done = run_module("replay", str(broken))
     assert_one_line_error(done.returncode, done.stdout, done.stderr, contains="not valid JSON")
+
+
+# --------------------------------------------------------------------------- outputs: checked first, table first
+
+
+@pytest.fixture
+def no_games(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Replace the episode runners: a test that uses this asserts that no game was played."""
+    evaluate_module = importlib.import_module("agents.evaluate")  # the module (agents.evaluate is also a function)
+
+    calls: list[object] = []
+
+    def runner(*args: object, **kwargs: object) -> int:
+        calls.append(args)
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(evaluate_module, "run_local", runner)
+    monkeypatch.setattr(evaluate_module, "run_ray", runner)
+    return calls
+
+
+def _plot_or_skip(argv: list[str]) -> None:
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--plot", "{tmp}/x.jpg2"], "plot: matplotlib cannot write .jpg2 files ("),
+        (["--plot", "{tmp}/x"], "has no extension; want a file name ending in .png"),
+        (["--plot", "{tmp}"], "is an existing folder, not a file"),
+        (["--plot", "{tmp}/a_file/x.png"], "cannot be made: "),
+        (["--out", "{tmp}/a_file"], "out: '{tmp}/a_file' is an existing file, not a folder"),
+        (["--out", "{tmp}/a_file/deeper"], "is a file, not a folder"),
+        (["--out", "{tmp}/with_dir"], "results.json' is an existing folder, not a file"),
+        (["--record", "{tmp}/a_file"], "record: '{tmp}/a_file' is an existing file, not a folder"),
+        (["--out", "{tmp}/fine", "--plot", "{tmp}/x.jpg2"], ".jpg2"),
+    ],
+)
+def test_bad_outputs_fail_before_any_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, no_games: list[object], argv: list[str], message: str
+) -> None:
+    (tmp_path / "a_file").write_text("keep me\n")
+    (tmp_path / "with_dir" / "results.json").mkdir(parents=True)
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    _plot_or_skip(argv)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    line = assert_one_line_error(
+        *run(capsys, "eval", "--agents", "random", "--deals", "3", *argv, *QUICK),
+        contains=message.replace("{tmp}", str(tmp_path)),
+    )
+    assert "Traceback" not in line
+    assert no_games == []  # refused before the first game
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before  # nothing made
+    assert (tmp_path / "a_file").read_text() == "keep me\n"
+    # --dry-run checks the outputs too
+    assert_one_line_error(*run(capsys, "eval", *argv, "--dry-run"), contains=message.replace("{tmp}", str(tmp_path)))
+
+
+def test_the_api_checks_outputs_before_any_game(tmp_path: Path, no_games: list[object]) -> None:
+    from agents.config import ConfigError
+    from agents.evaluate import evaluate
+
+    (tmp_path / "a_file").write_text("")
+    with pytest.raises(ConfigError, match=r"out: .* is an existing file, not a folder"):
+        evaluate(game="tripeaks", deals=2, agents=["random"], workers=1, out=str(tmp_path / "a_file"))
+    assert no_games == []
+
+
+def test_missing_folders_are_made_for_every_output(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["--out", str(tmp_path / "a" / "b" / "out"), "--record", str(tmp_path / "c" / "d")]
+    try:
+        import matplotlib  # noqa: F401
+
+        argv += ["--plot", str(tmp_path / "e" / "f" / "win.svg")]
+    except ImportError:
+        pass
+    status, _, err = run(capsys, "eval", "--agents", "random", "--deals", "2", *argv, *QUICK)
+    assert status == 0, err
+    assert (tmp_path / "a" / "b" / "out" / "results.json").is_file()
+    assert len(list((tmp_path / "c" / "d").rglob("*.json"))) == 2
+    if "--plot" in argv:
+        assert (tmp_path / "e" / "f" / "win.svg").read_text().lstrip().startswith("<?xml")
+    # solve --json the same way (it used to refuse a missing folder)
+    path = tmp_path / "g" / "h" / "one.json"
+    status, _, err = run(capsys, "solve", "TP1-E-AAAAAAB", "--json", str(path))
+    assert status == 0, err
+    assert json.loads(path.read_text())["results"][0]["status"] == "solved"
+    path = tmp_path / "i" / "many.json"
+    status, _, err = run(capsys, "solve", "--deals", "2", "--workers", "1", "--no-progress", "--json", str(path))
+    assert status == 0, err
+    assert len(json.loads(path.read_text())["results"]) == 2
+
+
+def test_solve_json_checked_before_the_work(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "a_file").write_text("keep me\n")
+    for argv in (["TP1-E-AAAAAAB"], ["--deals", "2", "--workers", "1", "--no-progress"]):
+        for bad in (tmp_path, tmp_path / "a_file" / "x.json"):
+            status, out, err = run(capsys, "solve", *argv, "--json", str(bad))
+            assert_one_line_error(status, out, err, contains=f"--json '{bad}' ")
+            assert out == ""  # nothing solved, nothing printed
+    assert (tmp_path / "a_file").read_text() == "keep me\n"
+
+
+def test_a_late_write_failure_still_prints_the_table(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    evaluate_module = importlib.import_module("agents.evaluate")  # the module (agents.evaluate is also a function)
+
+    def fail(self: object, directory: str) -> None:
+        raise PermissionError(13, "Permission denied", str(directory))
+
+    monkeypatch.setattr(evaluate_module.EvalResult, "write", fail)
+    argv = ["--out", str(tmp_path / "out")]
+    try:
+        import matplotlib  # noqa: F401
+
+        argv += ["--plot", str(tmp_path / "win.png")]
+    except ImportError:
+        pass
+    status, out, err = run(capsys, "eval", "--agents", "random", "--deals", "4", *argv, *QUICK)
+    line = assert_one_line_error(status, out, err, contains="every game was played, but writing failed: out '")
+    assert "Permission denied" in line and "(the table above is complete)" in line
+    assert any(row.startswith("random ") and " 4 " in row for row in out.splitlines())  # the table
+    assert "wall time" in out
+    if "--plot" in argv:  # the other output was still written
+        assert (tmp_path / "win.png").stat().st_size > 1000 and "written: plot '" in line
+
+
+def test_a_record_that_fails_mid_run_does_not_stop_the_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    evaluate_module = importlib.import_module("agents.evaluate")  # the module (agents.evaluate is also a function)
+
+    real = evaluate_module.write_record
+    calls = []
+
+    def flaky(directory: str, agent: str, record: dict[str, object]) -> Path:
+        calls.append(record)
+        if len(calls) > 2:
+            raise OSError(28, "No space left on device", str(directory))
+        return real(directory, agent, record)
+
+    monkeypatch.setattr(evaluate_module, "write_record", flaky)
+    out_dir = tmp_path / "out"
+    status, out, err = run(
+        capsys, "eval", "--deals", "5", "--record", str(tmp_path / "rec"), "--out", str(out_dir), *QUICK
+    )
+    line = assert_one_line_error(status, out, err, contains="No space left on device (2 of 5 written)")
+    assert "written: out '" in line
+    assert any(row.startswith("random ") and " 5 " in row for row in out.splitlines())
+    assert json.loads((out_dir / "results.json").read_text())["summary"]["random"]["deals"] == 5
+    assert len(calls) == 3  # recording stopped at the first failure; the games went on
+
+
+# --------------------------------------------------------------------------- the table's legend
+
+
+@pytest.mark.parametrize(("game", "progress"), [("tp", "cleared (cards removed, of 28)"), ("ft", "founded")])
+def test_the_table_has_a_legend_under_its_rows(capsys: pytest.CaptureFixture[str], game: str, progress: str) -> None:
+    status, out, _ = run(capsys, "eval", "--game", game, "--agents", "random", "--deals", "2", *QUICK)
+    assert status == 0
+    lines = out.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("random "))
+    legend = lines[row + 1 : row + 3]
+    assert progress in legend[0] and "chain (longest run of" in legend[0]
+    assert "means per game" in legend[1] and "Wilson" in legend[1] and "s/game: seconds per game" in legend[1]
+    assert all(len(line) <= 100 for line in legend)
+
+
+# --------------------------------------------------------------------------- numba's first compile
+
+
+def test_the_compile_note_is_printed_only_when_a_kernel_is_cold(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import solitaire_env.cli as cli
+
+    monkeypatch.setitem(cli.NUMBA_KERNELS, ("random", "tripeaks"), ("agents._playout", ("rollout_counts",)))
+    monkeypatch.setattr(cli, "numba_cold", lambda module, functions: True)
+    status, out, err = run(capsys, "eval", "--agents", "random", "--deals", "1", *QUICK)
+    assert status == 0
+    assert err.splitlines() == [
+        "solitaire-env: compiling the numba kernels of random on first use (about 10 s; cached after)"
+    ]
+    assert out.index("TriPeaks") == 0  # the table on stdout, the note on stderr
+    monkeypatch.setattr(cli, "numba_cold", lambda module, functions: False)
+    status, out, err = run(capsys, "eval", "--agents", "random", "--deals", "1", *QUICK)
+    assert status == 0 and err == ""
+    monkeypatch.setattr(cli, "numba_cold", lambda module, functions: True)
+    status, _, err = run(capsys, "eval", "--agents", "random", "--deals", "1", "--dry-run")
+    assert status == 0 and err == ""  # a dry run compiles nothing
+
+
+def test_numba_cold_reads_numba_s_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from solitaire_env.cli import numba_cold
+
+    (tmp_path / "tiny_kernel_for_cli_test.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef plus_one(x):\n    return x + 1\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert numba_cold("tiny_kernel_for_cli_test", ("plus_one",))  # never compiled: cold
+    import tiny_kernel_for_cli_test as tiny
+
+    assert tiny.plus_one(1) == 2  # compiles and writes the cache
+    assert not numba_cold("tiny_kernel_for_cli_test", ("plus_one",))
+    assert numba_cold("tiny_kernel_for_cli_test", ("no_such_function",))  # cannot tell: say cold
+    assert numba_cold("no_such_module_for_cli_test", ("f",))
+
+
+def test_the_numba_kernels_table_names_cached_dispatchers() -> None:
+    from agents.registry import agent_names
+    from solitaire_env.cli import NUMBA_KERNELS
+
+    for (agent, game), (module, functions) in NUMBA_KERNELS.items():
+        assert agent in agent_names(game)  # type: ignore[arg-type]
+        mod = importlib.import_module(module)
+        for name in functions:
+            assert hasattr(getattr(mod, name), "_cache"), (module, name)
+            assert type(getattr(mod, name)._cache).__name__ == "FunctionCache", (module, name)
+
+
+# --------------------------------------------------------------------------- agent options
+
+
+def test_a_bad_agent_option_is_one_line_naming_the_valid_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    line = assert_one_line_error(*run(capsys, "eval", "--agents", "rollout:bogus=1", "--no-progress"), contains="bogus")
+    assert "rollout" in line and "samples" in line  # what the agent takes
+    assert "unexpected keyword argument" not in line and "__init__" not in line
