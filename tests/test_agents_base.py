@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents.base import Agent, PublicState, decide, public_state
-from agents.registry import UnknownAgentError, agent_names, make_agent
+from agents.registry import AgentOptionError, UnknownAgentError, agent_names, agent_options, make_agent
 from solitaire_env.cards import JOKER
 from solitaire_env.fortythieves.env import FortyThievesEnv
 from solitaire_env.solver.stats import draw_codes
@@ -92,5 +92,91 @@ def test_registry_names_and_errors() -> None:
     assert "agent" not in agent_names("tripeaks")  # no helper base class registers itself
     with pytest.raises(UnknownAgentError, match="no_such_agent"):
         make_agent("no_such_agent", "tripeaks")
-    with pytest.raises(UnknownAgentError, match="bad options"):
+    with pytest.raises(AgentOptionError, match="bad options"):
         make_agent("random", "tripeaks", no_such_option=1)
+
+
+def test_a_bad_option_names_the_agent_the_option_and_the_valid_options() -> None:
+    with pytest.raises(AgentOptionError) as info:
+        make_agent("lookahead", "tripeaks", bogus=1, top=2)
+    text = str(info.value)
+    assert text == (
+        "agent 'lookahead': bad options ['bogus']: no such option; "
+        "it takes block, reveal, cover, top, budget, inner_budget"
+    )
+    assert isinstance(info.value, ValueError) and "unexpected keyword" not in text
+    with pytest.raises(
+        AgentOptionError, match="agent 'random': bad options \\['a', 'b'\\]: no such options; it takes no"
+    ):
+        make_agent("random", "tripeaks", b=1, a=2)
+    assert agent_options("lookahead") == {
+        "block": 0.2,
+        "reveal": 0.5,
+        "cover": 1.0,
+        "top": 6,
+        "budget": 2000,
+        "inner_budget": 3000,
+    }
+
+
+def test_the_rollout_options_include_its_base_policy_weights() -> None:
+    """TriPeaksRollout passes **policy on to _playout.policy_params: those are options too."""
+    with pytest.raises(AgentOptionError) as info:
+        make_agent("rollout", bogus=1)  # the game defaults to TriPeaks
+    text = str(info.value)
+    assert text.startswith("agent 'rollout': bad options ['bogus']: no such option; it takes samples, ")
+    assert ", eps" in text and "unexpected keyword" not in text
+    assert {"samples", "depth", "budget", "eps"} <= set(agent_options("rollout", "tripeaks"))
+    agent = make_agent("rollout", samples=10, eps=5, z=2)  # an int is fine for a float option
+    assert agent.policy["eps"] == 5 and agent.z == 2.0
+    assert set(agent_options("rollout", "fortythieves")) == {"samples", "horizon", "candidates", "endgame_nodes"}
+
+
+@pytest.mark.parametrize(
+    ("name", "game", "options", "message"),
+    [
+        (
+            "rollout",
+            "tripeaks",
+            {"samples": "abc"},
+            "agent 'rollout': bad options ['samples']: samples must be int, got 'abc' (str)",
+        ),
+        ("rollout", "tripeaks", {"eps": 0.5}, "eps must be int, got 0.5 (float)"),
+        ("oracle", "tripeaks", {"max_nodes": True}, "max_nodes must be int or None, got True (bool)"),
+        ("pimc", "fortythieves", {"tiebreak": 3}, "tiebreak must be str, got 3 (int)"),
+        ("lookahead", "tripeaks", {"reveal": "x"}, "reveal must be float, got 'x' (str)"),
+        ("ppo", "tripeaks", {"env_kwargs": [1]}, "env_kwargs must be dict or None, got [1] (list)"),
+    ],
+)
+def test_a_bad_option_value_type_is_one_line(name: str, game: str, options: dict, message: str) -> None:
+    with pytest.raises(AgentOptionError) as info:
+        make_agent(name, game, **options)  # type: ignore[arg-type]
+    assert message in str(info.value) and "\n" not in str(info.value), str(info.value)
+
+
+def test_unknown_names_and_games() -> None:
+    with pytest.raises(
+        UnknownAgentError, match="unknown agent 'lookahead' for fortythieves \\(it plays tripeaks only\\); known: "
+    ):
+        make_agent("lookahead", "fortythieves")
+    with pytest.raises(ValueError, match="game: want 'tripeaks' or 'fortythieves', got 'tp'"):
+        make_agent("random", "tp")  # type: ignore[arg-type]
+    assert set(agent_names()) == set(agent_names("tripeaks")) | set(agent_names("fortythieves"))
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("rollout:bogus=1", "agent 'rollout': bad options ['bogus']: no such option; it takes samples, "),
+        ("rollout:samples=abc", "samples must be int, got 'abc' (str)"),
+    ],
+)
+def test_the_cli_reports_a_bad_agent_option_in_one_line(
+    capsys: pytest.CaptureFixture[str], spec: str, message: str
+) -> None:
+    from solitaire_env.cli import main
+
+    assert main(["eval", "--agents", spec, "--deals", "2", "--dry-run"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err, err
+    assert "unexpected keyword" not in err and "Traceback" not in err

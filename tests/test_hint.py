@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import solitaire_env
 from solitaire_env.cards import JOKER, card_id
-from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal
+from solitaire_env.deals import DealCodeError, DealStringError, FortyThievesDeal, TriPeaksDeal, decode_deal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import FOUNDATION, NUM_DESTS
@@ -282,7 +282,53 @@ def test_hint_takes_games_and_deals_only() -> None:
     assert answer(hint(TriPeaksDeal.from_seed(5))) == answer(hint(TriPeaksGame(TriPeaksDeal.from_seed(5))))
     assert hint(FortyThievesDeal.from_seed(5)).verdict == "unknown"
     with pytest.raises(TypeError, match="TriPeaks or Forty Thieves"):
-        hint("TP1-E-AAAAAAB")
+        hint(42)
+    with pytest.raises(ValueError, match="TriPeaks or Forty Thieves game, a deal, a deal code"):
+        hint([1, 2])  # the same error is a ValueError too
+
+
+#: A code whose starting hint differs between the E and C rules (K-C on a waste that wraps).
+WRAP_MATTERS = "AAAAABT"
+
+
+@pytest.mark.parametrize(("letter", "wrap"), [("E", True), ("C", False)])
+def test_hint_takes_a_deal_code_and_its_rule_letter_sets_the_wrap(letter: str, wrap: bool) -> None:
+    code = f"TP1-{letter}-{WRAP_MATTERS}"
+    deal = decode_deal(code)
+    expected = answer(hint(TriPeaksGame(deal, TriPeaksRules(wrap=wrap))))  # type: ignore[arg-type]
+    assert answer(hint(code)) == expected
+    assert answer(solitaire_env.hint(code.lower())) == expected
+    assert answer(hint(deal)) == expected  # a deal made from a code plays under its letter too
+    other = answer(hint(TriPeaksGame(deal, TriPeaksRules(wrap=not wrap))))  # type: ignore[arg-type]
+    assert other != expected  # so the rule letter is what decides
+
+
+def test_hint_takes_a_deal_string_and_rule_options() -> None:
+    deal = TriPeaksDeal.from_seed(0)
+    text = str(TriPeaksDeal(deal.tableau, deal.waste, deal.stock))  # no code: a plain deal string
+    assert answer(hint(text)) == answer(hint(TriPeaksGame(deal)))
+    opened = answer(hint(TriPeaksGame(deal, TriPeaksRules(faces="open"))))
+    assert answer(hint(text, rules={"faces": "open"})) == opened != answer(hint(text))
+    assert answer(solitaire_env.hint(text, rules=TriPeaksRules(faces="open"))) == opened
+    ft = FortyThievesDeal.from_seed(3)
+    assert answer(hint(str(ft))) == answer(hint("FT1-N-AAAAAAD")) == answer(hint(FortyThievesGame(ft)))
+
+
+@pytest.mark.parametrize(
+    ("position", "rules", "error", "message"),
+    [
+        ("TP1-Q-AAAAAAB", None, DealCodeError, "unknown rule 'Q'"),
+        ("XX1-E-AAAAAAB", None, DealCodeError, "unknown game 'XX'"),
+        ("2C 3C | 4C | 5C", None, DealStringError, "want 28 cards"),
+        ("TP1-C-AAAAAAB", {"wrap": True}, ValueError, "contradicts the deal TP1-C-AAAAAAB"),
+        ("TP1-E-AAAAAAB", {"jokerz": 1}, ValueError, "unknown TriPeaks rule option 'jokerz'"),
+    ],
+)
+def test_hint_bad_strings_and_rules_are_one_line_value_errors(position, rules, error, message) -> None:
+    with pytest.raises(error) as info:
+        hint(position, rules=rules)
+    assert message in str(info.value) and "\n" not in str(info.value)
+    assert not isinstance(info.value, TypeError)
 
 
 # --------------------------------------------------------------------------- (c) undo keeps knowledge

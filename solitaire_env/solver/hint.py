@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from solitaire_env.cards import JOKER, rank_of
-from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import (
@@ -47,6 +46,7 @@ from solitaire_env.fortythieves.rules import (
     NUM_FOUNDATIONS,
     WASTE,
 )
+from solitaire_env.solver.api import RulesArgument, as_game
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import COVER_MASK, DRAW, NUM_SLOTS
 
@@ -432,24 +432,21 @@ def _make(
     return Hint(action, verdict, tuple(line), reason, name, nodes)
 
 
-def hint(game: Any, *, max_nodes: int | None = None) -> Hint:
+def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None) -> Hint:
     """One move worth trying from ``game``'s position, and whether the position can be won.
 
     ``game`` is a :class:`~solitaire_env.tripeaks.game.TriPeaksGame` or a
     :class:`~solitaire_env.fortythieves.game.FortyThievesGame` (e.g. ``env.unwrapped.game``), or
-    a deal (its starting position).  ``max_nodes`` is the solver's node budget, used only when
-    every card is known (``None``: :data:`DEFAULT_MAX_NODES_TRIPEAKS` /
-    :data:`DEFAULT_MAX_NODES_FORTYTHIEVES`).  The game is not changed.
+    a deal code, a deal string or a deal (its starting position; a code's rule letter sets the
+    K-A wrap, ``rules`` the other rule options: see :func:`solitaire_env.solver.api.as_game`).
+    ``max_nodes`` is the solver's node budget, used only when every card is known (``None``:
+    :data:`DEFAULT_MAX_NODES_TRIPEAKS` / :data:`DEFAULT_MAX_NODES_FORTYTHIEVES`).  The game is
+    not changed.
 
     The verdict is ``"unwinnable"`` only when every card is known and the solver exhausted the
     search; a spent budget and hidden cards both give ``"unknown"`` with the heuristic's move.
     """
-    if isinstance(game, TriPeaksDeal):
-        game = TriPeaksGame(game)
-    elif isinstance(game, FortyThievesDeal):
-        game = FortyThievesGame(game)
-    if not isinstance(game, TriPeaksGame | FortyThievesGame):
-        raise TypeError(f"hint() takes a TriPeaks or Forty Thieves game or deal, not {type(game).__name__}")
+    game = as_game(game, rules=rules, caller="hint")
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
         raise ValueError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
     if game.won:
