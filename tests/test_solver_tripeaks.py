@@ -367,7 +367,7 @@ def test_solve_takes_a_deal_or_a_game() -> None:
     assert (from_deal.status, from_deal.line, from_deal.nodes) == (from_game.status, from_game.line, from_game.nodes)
     assert from_deal.seconds >= 0
     with pytest.raises(TypeError):
-        solitaire_env.solve("TP1-E-AAAAAAB")
+        solitaire_env.solve(42)  # neither a game nor a deal (a deal code is accepted since the api change)
 
 
 def test_solving_a_deal_uses_its_code_rule_letter() -> None:
@@ -426,3 +426,44 @@ def test_dead_position_rule(tableau: list[int], stock: list[int], key: int, wrap
     from solitaire_env.solver.tripeaks import _dead
 
     assert bool(_dead(*_rank_state(tableau, stock), key, wrap)) == dead
+
+
+# --------------------------------------------------------------------------- the tables
+
+
+def _stamped(table: np.ndarray, stamp: int) -> int:
+    """How many entries of ``table`` the search of ``stamp`` stored."""
+    return int(np.count_nonzero((table >> 38) == stamp))
+
+
+def test_the_tables_a_search_passes_through_change_nothing_it_returns() -> None:
+    """A search starts in the small table, moves to the middle one, then to the big one; each
+    is an exact set, so results (status, line, nodes, best) equal a search that skips the
+    middle table (how the solver searched before it had one)."""
+    from solitaire_env.solver import tripeaks as st
+
+    games = {
+        "small": TriPeaksGame(decode_deal("TP1-E-AAAAAAB")),  # type: ignore[arg-type]  # 49 nodes
+        "mid": make_game("TP1-C-UMH6XT6"),  # unsolvable in 35,592 nodes
+        "big": hard_game(),  # unsolvable in 186,067 nodes
+    }
+    reached: dict[str, list[int]] = {}
+    for name, game in games.items():
+        with_mid = solitaire_env.solve(game)
+        stamp = st._Table.stamp
+        small, mid, big = st._Table.small, st._Table.mid, st._Table.big
+        assert small is not None and mid is not None and big is not None
+        reached[name] = [_stamped(t, stamp) for t in (small, mid, big)]
+        st._Table.mid = np.zeros(1, dtype=np.int64)  # no larger than the small table: skipped
+        try:
+            without = solitaire_env.solve(game)
+            assert _stamped(mid, st._Table.stamp) == 0
+        finally:
+            st._Table.mid = mid
+        same = ("status", "line", "nodes", "best")
+        assert [getattr(with_mid, k) for k in same] == [getattr(without, k) for k in same], name
+        assert with_mid.status != "intractable"
+    mid_limit = (1 << st.MID_TABLE_BITS) * 7 // 10
+    assert reached["small"][1:] == [0, 0]  # a short search never leaves the small table
+    assert 0 < reached["mid"][1] < mid_limit and reached["mid"][2] == 0
+    assert reached["big"][1] == mid_limit and reached["big"][2] > mid_limit  # all of the middle one moved on

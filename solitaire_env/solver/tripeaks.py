@@ -4,13 +4,20 @@ A TriPeaks position, for solving, is three numbers: the removed-slot mask (28 bi
 stock position and the waste key (the rank on the waste, or 0 when anything may be played:
 an empty waste or a joker).  Chain, score and what was seen do not change which moves are
 legal, so they are left out.  The search keeps a transposition table of expanded states
-(open addressing over a reusable array, cleared by a stamp rather than by zeroing), tries
+(open addressing over reusable arrays, cleared by a stamp rather than by zeroing, in three
+sizes that a search moves through as it grows: 128 KB, 2 MB, 32 MB), tries
 removals before the draw (the highest rows first, since they were just revealed), and stops
 when the node budget is spent: it then says ``intractable``, never ``unsolvable``.
 
 Every rule option is covered by the inputs: ``wrap`` through the accept masks, ``draw``
 through ``when_stuck``, jokers and the empty waste through waste key 0, ``faces`` does not
 matter (the solver sees every card: it is an oracle, for hints only when every card is known).
+
+Cost of a call: the first search in a process pays a one-off 0.4-1.7 s here (importing numba,
+numba's own start-up on its first compiled call, loading the cached kernel, allocating the
+tables); after that, a deal's first search costs what a second search of it does (nothing is
+prepared per deal beyond three small arrays), so time solver runs after one warm-up call
+(``solitaire_env.solver.stats.warm_up``), as ``benchmarks/solve_first_call.py`` does.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from solitaire_env.tripeaks.rules import COVER_MASK, COVERS, DRAW, NUM_SLOTS
 DEFAULT_MAX_NODES = 1_000_000
 TABLE_BITS = 21  # 4 M entries of 8 bytes, allocated once per process
 SMALL_TABLE_BITS = 14  # 16 K entries (128 KB): short searches stay in the cache
+MID_TABLE_BITS = 18  # 256 K entries (2 MB, one core's L2 here): searches up to 183 K states stay there
 MAX_LINE = 64
 
 SOLVED, UNSOLVABLE, INTRACTABLE = 0, 1, 2
@@ -110,6 +118,7 @@ def _search(
     prune,
     max_nodes,
     small_table,
+    mid_table,
     big_table,
     stamp,
     line,
@@ -120,7 +129,15 @@ def _search(
     Table entries hold ``state | stamp << 38`` (0 = free): an entry of an older stamp counts
     as free, so no table needs clearing between searches.  A search starts in the small table
     (it stays in the processor's cache, which is what makes short searches fast) and moves
-    its entries to the big one when the small one fills.
+    its entries to the middle one when the small one is 70 % full, and from there to the big
+    one.  Every table is an exact set of the states stored so far, so the tables a search
+    passes through change its speed, never its nodes or its verdict: only the big table's
+    filling (past 2.9 M states, beyond the default budget) stops memoising.  The middle step
+    was added because going straight from 128 KB to 32 MB scattered every medium search's
+    states (the unsolvable deals: most of a solvability run's time) over 32 MB, far from the
+    cache; with it first calls were 1.35-1.8x faster on a quiet machine, much less of a
+    gain under heavy load (``benchmarks/solve_first_call.py``, BENCHMARKS.md).  A ``mid_table``
+    no larger than ``small_table`` skips the middle step.
     """
     table = small_table
     all_slots = (np.int64(1) << 28) - 1
@@ -224,16 +241,20 @@ def _search(
                 _tab_put(tab, key)
             continue
         if stored >= limit and table.shape[0] < big_table.shape[0]:
-            # move to the big table: re-insert every entry of this search
+            # move to the next table: re-insert every entry of this search
+            if table.shape[0] < mid_table.shape[0] and mid_table.shape[0] < big_table.shape[0]:
+                grown = mid_table
+            else:
+                grown = big_table
             for i in range(table.shape[0]):
                 entry = table[i]
                 if entry >> 38 == stamp:
                     old = entry & ((np.int64(1) << 38) - 1)
-                    j = ((old * np.int64(-7046029254386353131)) >> 40) & (big_table.shape[0] - 1)
-                    while big_table[j] >> 38 == stamp:
-                        j = (j + 1) & (big_table.shape[0] - 1)
-                    big_table[j] = entry
-            table = big_table
+                    j = ((old * np.int64(-7046029254386353131)) >> 40) & (grown.shape[0] - 1)
+                    while grown[j] >> 38 == stamp:
+                        j = (j + 1) & (grown.shape[0] - 1)
+                    grown[j] = entry
+            table = grown
             mask = table.shape[0] - 1
             limit = (table.shape[0] * 7) // 10
             h = ((state * np.int64(-7046029254386353131)) >> 40) & mask
@@ -263,22 +284,25 @@ def _search(
 
 
 class _Table:
-    """The transposition table, allocated once per process and reused through stamps."""
+    """The transposition tables (small, middle, big), allocated once per process and reused
+    through stamps."""
 
     small: np.ndarray | None = None
+    mid: np.ndarray | None = None
     big: np.ndarray | None = None
     stamp = 0
 
     @classmethod
-    def next(cls) -> tuple[np.ndarray, np.ndarray, int]:
-        if cls.small is None or cls.big is None or cls.stamp >= 2**24:
+    def next(cls) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        if cls.small is None or cls.mid is None or cls.big is None or cls.stamp >= 2**24:
             # np.full writes every page now (np.zeros would map them lazily, and the first
             # search to outgrow the small table would pay ~50 ms of page faults)
             cls.small = np.full(1 << SMALL_TABLE_BITS, 0, dtype=np.int64)
+            cls.mid = np.full(1 << MID_TABLE_BITS, 0, dtype=np.int64)
             cls.big = np.full(1 << TABLE_BITS, 0, dtype=np.int64)
             cls.stamp = 0
         cls.stamp += 1
-        return cls.small, cls.big, cls.stamp
+        return cls.small, cls.mid, cls.big, cls.stamp
 
 
 #: ``_KEY_OF[card]``: the waste key a card makes (its rank 1-13; 0 for a joker).
@@ -352,7 +376,7 @@ def _solve(game: TriPeaksGame, max_nodes: int, *, prune: bool) -> SolveResult:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes!r}")
     start = time.perf_counter()
     x = search_inputs(game)
-    small, big, stamp = _Table.next()
+    small, mid, big, stamp = _Table.next()
     line = np.zeros(MAX_LINE, dtype=np.int64)
     best_line = np.zeros(MAX_LINE, dtype=np.int64)
     status, nodes, n_line, n_best, best = _search(
@@ -370,6 +394,7 @@ def _solve(game: TriPeaksGame, max_nodes: int, *, prune: bool) -> SolveResult:
         prune,
         max_nodes,
         small,
+        mid,
         big,
         stamp,
         line,
