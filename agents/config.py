@@ -17,14 +17,21 @@ the ``solitaire-env eval`` flags, which override the file's values):
   ``record`` (a folder for episode records), ``out`` (a folder for JSON and CSV), ``plot`` (an
   image file), ``compare`` (``best`` or ``all``: which pairs get a McNemar test).
 
-Every problem is a :class:`ConfigError` (a ``ValueError``) with a one-line message that says
-where (the file) and what (the key, the value, what is allowed).
+Every problem is a :class:`ConfigError` (a ``ValueError``) that says where (the file) and what
+(the key, the value, what is allowed): one line for one mistake; a config with several mistakes
+gets one error naming them all, one line each (its ``problems``), not only the first.
+
+:func:`require_rl` is the one place that imports the ``rl`` extra (torch, stable-baselines3,
+sb3-contrib, tensorboard) for training and the ``ppo`` agent: without it, a
+:class:`MissingExtraError` (a ``ValueError`` and an ``ImportError``) with one line naming
+``pip install 'solitaire-env[rl]'``.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,8 +45,12 @@ __all__ = [
     "AgentSpec",
     "ConfigError",
     "EvalConfig",
+    "MissingExtraError",
+    "Problems",
+    "agent_specs",
     "load_config_file",
     "parse_agent_spec",
+    "require_rl",
 ]
 
 #: The keys an evaluation config may have.
@@ -84,7 +95,85 @@ MODEL_OPTIONS = ("model", "model_path", "checkpoint")
 
 
 class ConfigError(ValueError):
-    """A bad evaluation setting (one line: where, what, what is allowed)."""
+    """A bad setting: where, what, what is allowed.  ``problems`` holds every mistake found (each
+    without the file's name); the message is one line for one, one line per mistake for several."""
+
+    def __init__(self, message: str, problems: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.problems: tuple[str, ...] = tuple(problems) or (message,)
+
+
+class Problems:
+    """The mistakes of one config, collected so that one :class:`ConfigError` names them all.
+
+    ``where`` (``"configs/x.yaml: "``) starts the message; the problems themselves are stored
+    without it (``"num_envs: want a whole number >= 1, got 0"``)."""
+
+    def __init__(self, where: str = "") -> None:
+        self.where = where
+        self.found: list[str] = []
+
+    def add(self, text: str) -> None:
+        if text not in self.found:  # the same missing extra for two agents: once
+            self.found.append(text)
+
+    def take(self, error: ConfigError, prefix: str = "") -> None:
+        for text in error.problems:
+            self.add(prefix + text)
+
+    def check(self, fn: Callable[..., Any], *args: Any, fallback: Any = None, **kwargs: Any) -> tuple[Any, bool]:
+        """``(fn(*args, **kwargs), True)``, or ``(fallback, False)`` with its mistakes recorded."""
+        try:
+            return fn(*args, **kwargs), True
+        except ConfigError as error:
+            self.take(error)
+            return fallback, False
+
+    def error(self) -> ConfigError:
+        found = self.found
+        if len(found) == 1:
+            return ConfigError(f"{self.where}{found[0]}", found)
+        head = f"{self.where}{len(found)} mistakes:" if self.where else f"{len(found)} mistakes:"
+        return ConfigError("\n".join([head, *(f"  {k}. {text}" for k, text in enumerate(found, 1))]), found)
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise self.error()
+
+
+class MissingExtraError(ValueError, ImportError):
+    """An optional dependency is not installed: one line naming the pip command.  A ``ValueError``
+    (the CLI prints it as its one-line error) and an ``ImportError`` (``except ImportError`` still
+    catches it)."""
+
+
+#: The modules of the ``rl`` extra, by the name pip knows them under.
+RL_MODULES = (("torch", "torch"), ("stable_baselines3", "stable-baselines3"), ("sb3_contrib", "sb3-contrib"))
+
+
+def require_rl(what: str, *, tensorboard: bool = False) -> None:
+    """Import the ``rl`` extra's modules (and, with ``tensorboard``, what SB3 logs with), or raise
+    :class:`MissingExtraError`: ``{what} needs the rl extra: pip install 'solitaire-env[rl]' (...)``."""
+    missing: list[str] = []
+    for module, package in RL_MODULES:
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            missing.append(_missing(package, module, error))
+    if tensorboard and not missing:
+        try:  # what stable-baselines3's TensorBoard logger imports (it fails only when learning starts)
+            importlib.import_module("torch.utils.tensorboard")
+        except ImportError as error:
+            missing.append(_missing("tensorboard", "tensorboard", error))
+    if missing:
+        raise MissingExtraError(f"{what} needs the rl extra: pip install 'solitaire-env[rl]' ({'; '.join(missing)})")
+
+
+def _missing(package: str, module: str, error: ImportError) -> str:
+    name = getattr(error, "name", None) or ""
+    if isinstance(error, ModuleNotFoundError) and (name == module or name.startswith(module + ".")):
+        return f"{package} is not installed"
+    return f"{package} does not import: {' '.join(str(error).split())}"
 
 
 def _scalar(text: str) -> Any:
@@ -245,25 +334,30 @@ class EvalConfig:
         where = f"{source}: " if source else ""
         if not isinstance(data, Mapping):
             raise ConfigError(f"{where}want a mapping of settings, got {type(data).__name__}")
+        problems = Problems(where)
         unknown = [k for k in data if k not in CONFIG_KEYS]
         if unknown:
-            raise ConfigError(
-                f"{where}unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
+            problems.add(
+                f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
                 f"known: {', '.join(CONFIG_KEYS)}"
             )
         get = data.get
-        game = _game(get("game"), where)
-        rules = _rules(get("rules"), game, where)
-        env = _env(get("env"), game, where)
-        deals = _int(get("deals"), "deals", where, minimum=1, default=100)
-        seed = _int(get("seed"), "seed", where, minimum=0, default=0)
-        agents = _agents(get("agents"), where)
-        workers = _int(get("workers"), "workers", where, minimum=1, default=None)
-        backend = _choice(get("backend"), "backend", BACKENDS, where)
-        compare = _choice(get("compare"), "compare", COMPARE, where)
-        paths = {k: _str(get(k), k, where) for k in ("ray_address", "record", "out", "plot")}
-        if paths["ray_address"] is not None and backend != "ray":
-            raise ConfigError(f"{where}ray_address applies to backend ray only (backend is {backend})")
+        check = problems.check
+        game, game_ok = check(_game, get("game"), "", fallback="tripeaks")
+        rules, env_ok = "E", False
+        env: dict[str, Any] = {}
+        if game_ok:  # the rule letters and env keywords are the game's
+            rules, _ = check(_rules, get("rules"), game, "", fallback=RULE_LETTERS[game][0])
+            env, env_ok = check(_env, get("env"), game, "", fallback={})
+        deals, _ = check(_int, get("deals"), "deals", "", minimum=1, default=100, fallback=100)
+        seed, _ = check(_int, get("seed"), "seed", "", minimum=0, default=0, fallback=0)
+        agents = agent_specs(problems, get("agents"))
+        workers, _ = check(_int, get("workers"), "workers", "", minimum=1, default=None)
+        backend, backend_ok = check(_choice, get("backend"), "backend", BACKENDS, "", fallback=BACKENDS[0])
+        compare, _ = check(_choice, get("compare"), "compare", COMPARE, "", fallback=COMPARE[0])
+        paths = {k: check(_str, get(k), k, "")[0] for k in ("ray_address", "record", "out", "plot")}
+        if paths["ray_address"] is not None and backend_ok and backend != "ray":
+            problems.add(f"ray_address applies to backend ray only (backend is {backend})")
         config = cls(
             game=game,
             rules=rules,
@@ -277,9 +371,11 @@ class EvalConfig:
             source=source,
             **paths,
         )
-        config.check_env(where)
-        if check_agents:
-            config.check_agents(where)
+        if env_ok:
+            check(config.check_env)
+        if game_ok and agents and check_agents:  # the agents that parsed
+            check(config.check_agents)
+        problems.raise_any()
         return config
 
     def check_env(self, where: str = "") -> None:
@@ -295,9 +391,11 @@ class EvalConfig:
         env.close()
 
     def check_agents(self, where: str = "") -> None:
-        """Every agent is registered for the game, its model file exists and it can be built."""
+        """Every agent is registered for the game, its model file exists and it can be built
+        (every problem of every agent named in one :class:`ConfigError`)."""
         from agents.registry import UnknownAgentError, agent_class, agent_names, make_agent
 
+        problems = Problems(where)
         unknown = []
         for spec in self.agents:
             try:
@@ -306,25 +404,35 @@ class EvalConfig:
                 unknown.append(spec.name)
         if unknown:
             plural = "s" if len(unknown) > 1 else ""
-            raise ConfigError(
-                f"{where}unknown agent{plural} {', '.join(map(repr, unknown))} for {self.game}; "
+            problems.add(
+                f"unknown agent{plural} {', '.join(map(repr, unknown))} for {self.game}; "
                 f"known: {', '.join(agent_names(self.game)) or '(none)'}"
             )
         for spec in self.agents:
+            if spec.name in unknown:
+                continue
+            model_ok = True
             for key, value in spec.options:
                 if key in MODEL_OPTIONS:
                     if not isinstance(value, str):
-                        raise ConfigError(f"{where}agent {spec.key!r}: {key} must be a file path, got {value!r}")
-                    if not (os.path.isfile(value) or os.path.isfile(value + ".zip")):
-                        raise ConfigError(f"{where}agent {spec.name!r}: model file {value!r} not found")
+                        problems.add(f"agent {spec.key!r}: {key} must be a file path, got {value!r}")
+                        model_ok = False
+                    elif not (os.path.isfile(value) or os.path.isfile(value + ".zip")):
+                        problems.add(f"agent {spec.name!r}: model file {value!r} not found")
+                        model_ok = False
+            if not model_ok:
+                continue
             try:
                 make_agent(spec.name, self.game, 0, **spec.kwargs)
+            except MissingExtraError as error:  # the same line for every agent that needs the extra
+                problems.add(" ".join(str(error).split()))
             except OSError as error:
                 what = f"{error.filename}: {error.strerror}" if error.strerror else str(error)
-                raise ConfigError(f"{where}agent {spec.key!r}: {' '.join(what.split())}") from None
+                problems.add(f"agent {spec.key!r}: {' '.join(what.split())}")
             except (ValueError, TypeError) as error:
                 text = " ".join(str(error).split())
-                raise ConfigError(f"{where}{text if spec.name in text else f'agent {spec.key!r}: {text}'}") from None
+                problems.add(text if spec.name in text else f"agent {spec.key!r}: {text}")
+        problems.raise_any()
 
 
 def _game(value: Any, where: str) -> GameName:
@@ -352,13 +460,15 @@ def _env(value: Any, game: GameName, where: str) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise ConfigError(f"{where}env: want a mapping of env keywords, got {value!r}")
     allowed = ENV_OPTIONS[game]
+    problems = Problems()
     for key in value:
         if key == "wrap":
-            raise ConfigError(f"{where}env: wrap comes from the deal codes' rule letter: set rules: E or C")
-        if key not in allowed:
+            problems.add(f"{where}env: wrap comes from the deal codes' rule letter: set rules: E or C")
+        elif key not in allowed:
             other = next((g for g, keys in ENV_OPTIONS.items() if g != game and key in keys), None)
             note = f" (a {other} option)" if other else ""
-            raise ConfigError(f"{where}env: unknown {game} keyword {key!r}{note}; allowed: {', '.join(allowed)}")
+            problems.add(f"{where}env: unknown {game} keyword {key!r}{note}; allowed: {', '.join(allowed)}")
+    problems.raise_any()
     return dict(value)
 
 
@@ -387,18 +497,32 @@ def _str(value: Any, key: str, where: str) -> str | None:
 
 
 def _agents(value: Any, where: str) -> tuple[AgentSpec, ...]:
+    """The ``agents`` list (every bad spec named); ``where`` starts the key (``"test."``)."""
+    problems = Problems()
+    specs = agent_specs(problems, value, where)
+    problems.raise_any()
+    return specs
+
+
+def agent_specs(problems: Problems, value: Any, where: str = "") -> tuple[AgentSpec, ...]:
+    """The specs of an ``agents`` value that parse (the others' mistakes go to ``problems``)."""
     if value is None:
         return (AgentSpec("random"),)
     if isinstance(value, (str, Mapping)):
         value = [value]
     if not isinstance(value, Sequence) or not value:
-        raise ConfigError(f"{where}agents: want a non-empty list of agents, got {value!r}")
-    specs = tuple(AgentSpec.parse(v, f"{where}agents" if where else "agents") for v in value)
+        problems.add(f"{where}agents: want a non-empty list of agents, got {value!r}")
+        return ()
+    specs = []
+    for v in value:
+        spec, ok = problems.check(AgentSpec.parse, v, f"{where}agents")
+        if ok:
+            specs.append(spec)
     keys = [s.key for s in specs]
     twice = sorted({k for k in keys if keys.count(k) > 1})
     if twice:
-        raise ConfigError(f"{where}agents: {', '.join(map(repr, twice))} listed twice")
-    return specs
+        problems.add(f"{where}agents: {', '.join(map(repr, twice))} listed twice")
+    return tuple(specs)
 
 
 def load_config_file(path: str) -> dict[str, Any]:

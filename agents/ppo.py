@@ -195,11 +195,12 @@ class PpoAgent(Agent):
         self.model_path = path
         self.env_kwargs = kwargs
         self.deterministic = bool(deterministic)
-        try:
-            import torch
-            from sb3_contrib import MaskablePPO
-        except ImportError as error:  # pragma: no cover - the rl extra is missing
-            raise ImportError("the ppo agent needs sb3-contrib: pip install 'solitaire-env[rl]'") from error
+        from agents.config import require_rl
+
+        require_rl("the ppo agent")  # one line naming the pip command when the extra is missing
+        import torch
+        from sb3_contrib import MaskablePPO
+
         if torch_threads is not None:  # before any torch work in this process (see the module docstring)
             torch.set_num_threads(torch_threads)
         try:

@@ -138,13 +138,17 @@ def run_pretrain(
     check: Callable[[], dict[str, float]] | None = None,
     every: float = 300.0,
     say: Callable[..., None] = print,
+    stop: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
     """Warm-start ``model``'s policy for ``settings.minutes`` (module docstring).
 
     ``inner`` is the TriPeaks ``SB3VecEnv`` and ``env`` the env chain the model reads (``inner``
     itself, or wrappers over it such as the advice); ``check`` (optional) is called every
-    ``every`` seconds and at the end and returns figures to log (a validation). Returns what
-    happened: rounds, positions, seconds, and the ``check`` rows.
+    ``every`` seconds and at the end and returns figures to log (a validation). ``stop``
+    (optional) is asked before every move of the envs and every fit: once it says ``True`` the
+    warm start ends at once, without the last check, keeping the weights it has
+    (``"interrupted": true``). Returns what happened: rounds, positions, seconds, and the
+    ``check`` rows.
     """
     import torch
     from stable_baselines3.common.utils import update_learning_rate
@@ -214,9 +218,12 @@ def run_pretrain(
         features = policy.extract_features(o, extractor)
         return policy.action_net(policy.mlp_extractor.forward_actor(features))
 
-    while rounds == 0 or time.perf_counter() - start < settings.minutes * 60:  # one round at least
+    stopped = stop if stop is not None else (lambda: False)
+    while not stopped() and (rounds == 0 or time.perf_counter() - start < settings.minutes * 60):  # one round at least
         got_obs, got_mask, got_q = [], [], []
         for _ in range(settings.steps):
+            if stopped():
+                break
             q = sampled_action_values(
                 inner.env, win_bonus, settings.samples, rng, threads=settings.threads, skip_forced=True
             )
@@ -234,6 +241,8 @@ def run_pretrain(
             got_mask.append(mask[keep])
             got_q.append(np.nan_to_num(q[keep]))
             obs, _, _, _ = env.step(actions)
+        if stopped():
+            break
         history.append((np.concatenate(got_obs), np.concatenate(got_mask), np.concatenate(got_q)))
         del history[: -settings.replay]
         positions += len(history[-1][0])
@@ -247,6 +256,8 @@ def run_pretrain(
         for _ in range(settings.epochs):
             order = torch.randperm(len(o_all))
             for k in range(0, len(o_all), settings.batch_size):
+                if stopped():  # between two optimizer steps: the weights are whole
+                    break
                 idx = order[k : k + settings.batch_size]
                 ob, mb, qb = o_all[idx], m_all[idx].float(), q_all[idx]
                 if tables is not None:
@@ -269,11 +280,11 @@ def run_pretrain(
                 loss_value = float(fit_loss.item())
         policy.set_training_mode(False)
         now = time.perf_counter()
-        if check is not None and now - last_check >= every:
+        if check is not None and now - last_check >= every and not stopped():
             last_check = now
             keep_best(now)
     seconds = time.perf_counter() - start
-    if check is not None:
+    if check is not None and not stopped():
         keep_best(time.perf_counter())
         if best[1] is not None:  # the best check's weights (a copy: the last check's own, unchanged, if it was best)
             policy.load_state_dict(best[1])
@@ -286,6 +297,7 @@ def run_pretrain(
         "last_policy_loss": loss_value,
         "last_learning_rate": rate,
         "checks": rows,
-        "kept_check_seconds": best[2] if check is not None else None,
-        "kept_averaged": bool(best[3]),
+        "kept_check_seconds": best[2] if check is not None and not stopped() else None,
+        "kept_averaged": bool(best[3]) and not stopped(),
+        "interrupted": stopped(),
     }

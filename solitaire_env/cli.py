@@ -134,6 +134,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except (CLIError, DealCodeError, ValueError, OSError) as exc:  # DealCodeError is a ValueError
+        if len(getattr(exc, "problems", ())) > 1:  # a config's mistakes (ConfigError): one line each
+            for line in str(exc).splitlines():
+                print(f"{PROG}: error: {' '.join(line.split())}", file=sys.stderr)
+            return EXIT_ERROR
         return _fail(_one_line(exc))
 
 

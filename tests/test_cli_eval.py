@@ -511,3 +511,16 @@ def test_a_bad_agent_option_is_one_line_naming_the_valid_ones(capsys: pytest.Cap
     line = assert_one_line_error(*run(capsys, "eval", "--agents", "rollout:bogus=1", "--no-progress"), contains="bogus")
     assert "rollout" in line and "samples" in line  # what the agent takes
     assert "unexpected keyword argument" not in line and "__init__" not in line
+
+
+def test_every_config_mistake_is_its_own_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A config with several mistakes: one error line for each (and a heading), not only the first."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: tripeaks\ndeals: -3\nseed: x\nagents: [random, bogus]\nfoo: 1\n")
+    status, out, err = run(capsys, "eval", "--config", str(bad))
+    assert status == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert all(line.startswith("solitaire-env: error: ") for line in lines)
+    assert len(lines) == 5 and "4 mistakes" in lines[0]
+    for word in ("'foo'", "deals:", "seed:", "'bogus'"):
+        assert sum(word in line for line in lines[1:]) == 1, word

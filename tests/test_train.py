@@ -108,6 +108,167 @@ def test_cli_dry_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert "config ok: tripeaks, rules E" in out and "test: 1000 deals (seed 0)" in out
 
 
+def test_an_empty_config_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty file would start the defaults' million-step run: refused in one line."""
+    for text in ("", "# nothing yet\n", "{}\n"):
+        path = tmp_path / "empty.yaml"
+        path.write_text(text)
+        with pytest.raises(ConfigError, match=r"empty\.yaml: the config is empty"):
+            load_train_config(str(path))
+        assert main(["train", "--config", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "the config is empty" in err
+
+
+def test_every_mistake_of_a_train_config_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Three different mistakes: one error, one line per mistake (not only the first)."""
+    data = tiny(tmp_path, num_envs=0, advice="lots")
+    data["ppo"] = {**data["ppo"], "gamma": "fast"}  # type: ignore[dict-item]
+    with pytest.raises(ConfigError) as info:
+        TrainConfig.from_mapping(data, source="x.yaml")
+    error = info.value
+    assert len(error.problems) == 3, error.problems
+    lines = str(error).splitlines()
+    assert lines[0] == "x.yaml: 3 mistakes:" and len(lines) == 4
+    for line, key in zip(lines[1:], ("advice: want one of", "num_envs: want a whole number", "ppo.gamma: want a")):
+        assert key in line, lines
+    # through the CLI: every mistake named
+    path = tmp_path / "three.yaml"
+    path.write_text(yaml.safe_dump(data))
+    assert main(["train", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert all(key in err for key in ("num_envs:", "advice:", "ppo.gamma:")), err
+    # a check that depends on a wrong key is skipped, not reported as a second mistake
+    with pytest.raises(ConfigError) as info:
+        TrainConfig.from_mapping(tiny(tmp_path, game="chess", rules="N"), source="x.yaml")
+    assert info.value.problems == ("game: want tripeaks (tp) or fortythieves (ft), got 'chess'",)
+
+
+def test_every_mistake_of_an_eval_config_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Eval configs (agents/config.py) too: three mistakes, three lines, the CLI naming all three."""
+    from agents.config import EvalConfig
+
+    data = {"deals": 0, "backend": "dask", "agents": ["random", "no_such_agent"]}
+    with pytest.raises(ConfigError) as info:
+        EvalConfig.from_mapping(data, source="e.yaml")
+    assert str(info.value).splitlines() == [
+        "e.yaml: 3 mistakes:",
+        "  1. deals: want a whole number >= 1, got 0",
+        "  2. backend: want one of process, ray, got 'dask'",
+        f"  3. {info.value.problems[2]}",
+    ]
+    assert info.value.problems[2].startswith("unknown agent 'no_such_agent' for tripeaks")
+    path = tmp_path / "e.yaml"
+    path.write_text(yaml.safe_dump(data))
+    assert main(["eval", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert all(key in err for key in ("deals:", "backend:", "no_such_agent")), err
+
+
+def test_a_failed_resume_leaves_no_empty_folder(tmp_path: Path) -> None:
+    """A model file that is not one fails before the out folder is made; a folder that was
+    there before is left as it was."""
+    bad = tmp_path / "bad.zip"
+    bad.write_text("not a model")
+    out = tmp_path / "new" / "run"
+    with pytest.raises(ConfigError, match="resume: cannot go on from"):
+        train(tiny(tmp_path, resume=str(bad), out=str(out)), progress=False, log=lambda *a: None)
+    assert not out.exists()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine")
+    with pytest.raises(ConfigError, match="resume: cannot go on from"):
+        train(tiny(tmp_path, resume=str(bad), out=str(kept)), progress=False, log=lambda *a: None)
+    assert [p.name for p in kept.iterdir()] == ["notes.txt"]
+
+
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_saves_and_resumes(tmp_path: Path, signame: str) -> None:
+    """Ctrl-C or SIGTERM in the middle of learning: model.zip, its sidecar and metrics.json
+    (interrupted, with the timesteps reached), one line saying so, exit 130; the model resumes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    data = tiny(tmp_path, timesteps=10_000_000, minutes=2, test={"deals": 4, "seed": 0, "workers": 1})
+    out = Path(str(data["out"]))
+    config = tmp_path / "long.yaml"
+    config.write_text(yaml.safe_dump(data))
+    # the child's signal handling as from a terminal, whatever this process inherited
+    script = (
+        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "signal.signal(signal.SIGTERM, signal.SIG_DFL); from solitaire_env.cli import main; "
+        f"sys.exit(main(['train', '--config', {str(config)!r}, '--no-progress']))"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "evaluations.npz").exists():  # a validation has run: learning is under way
+            assert child.poll() is None and time.monotonic() < deadline, child.communicate()
+            time.sleep(0.05)
+        child.send_signal(getattr(signal, signame))
+        _, stderr = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith(f"interrupted by {signame} at ") and "--resume" in last and str(out / "model.zip") in last
+    assert "Traceback" not in stderr
+    for name in ("model.zip", "model.json", "metrics.json"):
+        assert (out / name).is_file(), name
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["interrupted"] is True and metrics["interrupted_by"] == signame
+    assert metrics["interrupted_in"] == "learning" and metrics["stopped_by"] == "interrupt"
+    assert 0 < metrics["timesteps"] < 10_000_000 and "test" not in metrics
+    assert metrics["files"]["model_sidecar"] == str(out / "model.json")
+    if signame == "SIGTERM":  # the saved model goes on training (once is enough)
+        more = tiny(tmp_path, resume=str(out / "model.zip"), out=str(tmp_path / "more"), timesteps=256)
+        more["test"] = {"deals": 0}
+        resumed = train(more, progress=False, log=lambda *a: None).metrics
+        assert resumed["timesteps"] >= metrics["timesteps"] + 256 and not resumed["interrupted"]
+
+
+def test_pretrain_stops_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm start asks ``stop`` before every env move and fit batch: once it says yes, the
+    warm start ends without its last check (``interrupted``)."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.pretrain import PretrainSettings, run_pretrain
+    from solitaire_env.vector.sb3 import SB3VecEnv
+
+    inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
+    inner.seed(0)
+    model = MaskablePPO("MlpPolicy", inner, n_steps=8, batch_size=32, seed=0, device="cpu")
+    asked: list[int] = []
+    checks: list[int] = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > 12  # a round of 2 moves and its fits, then a stop in the second round
+
+    def check() -> dict[str, float]:
+        checks.append(1)
+        return {"win_rate": 0.0, "mean_reward": 0.0}
+
+    class Clock:  # one second per reading: without the stop, a minute is a few dozen rounds
+        now = 0.0
+
+        @classmethod
+        def perf_counter(cls) -> float:
+            cls.now += 1.0
+            return cls.now
+
+    monkeypatch.setattr("agents.pretrain.time", Clock)
+    settings = PretrainSettings(minutes=1, samples=2, steps=2, batch_size=8, threads=1)
+    got = run_pretrain(model, inner, inner, settings, seed=0, check=check, every=1e9, say=lambda *a: None, stop=stop)
+    assert got["interrupted"] is True and 1 <= got["rounds"] <= 2 and not checks
+    assert got["kept_check_seconds"] is None
+
+
 def test_held_out_deals_are_disjoint(tmp_path: Path) -> None:
     config = TrainConfig.from_mapping(tiny(tmp_path, validation={"deals": 50, "seed": 1}, test={"deals": 50}))
     validation, test = deal_sets(config)
@@ -120,10 +281,38 @@ def test_held_out_deals_are_disjoint(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    """One tiny training run (shared by the tests below)."""
+    """One tiny training run (shared by the tests below), its log lines and its progress bar."""
+    import contextlib
+    import io
+
     tmp = tmp_path_factory.mktemp("train")
-    result = train(TrainConfig.from_mapping(tiny(tmp)), progress=False, log=lambda *a: None)
-    return {"result": result, "tmp": tmp}
+    said: list[str] = []
+    bar = io.StringIO()
+    with contextlib.redirect_stderr(bar):
+        result = train(TrainConfig.from_mapping(tiny(tmp)), progress=True, log=lambda *a: said.append(" ".join(a)))
+    return {"result": result, "tmp": tmp, "log": said, "bar": bar.getvalue()}
+
+
+def test_run_prints_its_settings_at_the_start(smoke: dict[str, object]) -> None:
+    """Before any learning: one block with the limits, the env and what an update costs."""
+    log: list[str] = smoke["log"]  # type: ignore[assignment]
+    assert log[0] == "training MaskablePPO (a new policy):"
+    block = "\n".join(log[:9])
+    assert "512 timesteps or 5 minutes, whichever comes first" in block
+    assert "each update: 32 steps x 8 envs = 256 env steps, batch_size 64, n_epochs 1" in block
+    assert "validation: 8 deals (seed 1) every 256 steps; test: 6 deals (seed 0), compared with random" in block
+
+
+def test_progress_bar_counts_timesteps_and_shows_the_last_validation(smoke: dict[str, object]) -> None:
+    """The bar counts env steps up to the configured timesteps (a time limit is in its label),
+    ends at 100 %, and its last frame shows the last validation (the one at the final weights)."""
+    frames = [f for f in str(smoke["bar"]).replace("\r", "\n").splitlines() if f.startswith("training")]
+    assert frames, smoke["bar"]
+    last = frames[-1]
+    assert last.startswith("training (at most 5 min): 100%") and "512/512" in last, last
+    metrics = smoke["result"].metrics  # type: ignore[attr-defined]
+    assert f"validation_return={metrics['validation'][-1]['mean_reward']:.2f}" in last, last
+    assert not metrics["interrupted"] and metrics["stopped_by"] == "timesteps"
 
 
 def test_smoke_run_writes_everything(smoke: dict[str, object]) -> None:
