@@ -12,27 +12,25 @@ What a user reaches for is offered here::
 - :func:`make_agent`, :func:`agent_names`, :func:`agent_options`, :func:`agent_class`,
   :class:`UnknownAgentError`, :class:`AgentOptionError` (``agents.registry``);
 - :func:`evaluate` (the function ``solitaire-env eval`` calls), :class:`EvalConfig`,
-  :class:`EvalResult` (``agents.evaluate``, ``agents.config``);
+  :class:`EvalResult` (``agents.evaluation``, ``agents.config``);
 - the interface: :class:`Agent`, :class:`PublicState`, :func:`public_state`, :func:`observe`,
   :func:`decide` (``agents.base``).
 
 Every name is imported on first use (module ``__getattr__``), so ``import agents`` imports
 nothing heavy: no torch, no numba, not even ``solitaire_env``.  ``agents.evaluate`` is the
 function, also after ``import agents.evaluate`` elsewhere; reach the module's other names with
-``from agents.evaluate import ...``.
+``from agents.evaluation import ...``.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from agents.base import Agent, PublicState, decide, observe, public_state
     from agents.config import EvalConfig
-    from agents.evaluate import EvalResult, evaluate
+    from agents.evaluation import EvalResult, evaluate
     from agents.registry import (
         AgentOptionError,
         UnknownAgentError,
@@ -55,8 +53,8 @@ _LAZY = {
     "agent_class": "agents.registry",
     "UnknownAgentError": "agents.registry",
     "AgentOptionError": "agents.registry",
-    "evaluate": "agents.evaluate",
-    "EvalResult": "agents.evaluate",
+    "evaluate": "agents.evaluation",
+    "EvalResult": "agents.evaluation",
     "EvalConfig": "agents.config",
 }
 
@@ -89,17 +87,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
-
-
-class _Package(types.ModuleType):
-    """The package's module type: importing the submodule ``agents.evaluate`` would bind the
-    module to the name ``agents.evaluate`` (the import system sets it on the package) and hide
-    the function :func:`evaluate`; that one binding is skipped, so the name stays the function."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "evaluate" and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -1047,7 +1047,7 @@ def _validation_rows(evaluation: Any, game: GameName) -> list[dict[str, Any]]:
 
 def _test(config: TrainConfig, best_path: Path, out: Path, say: Any) -> dict[str, Any]:
     from agents.config import AgentSpec
-    from agents.evaluate import evaluate
+    from agents.evaluation import evaluate
 
     ppo_spec = AgentSpec("ppo", (("model", str(best_path)),))
     eval_config = EvalConfig.from_mapping(
@@ -1086,7 +1086,7 @@ def progress_comparison(episodes: Mapping[str, Sequence[Any]], subject: str) -> 
     intervals, and of ``subject`` against each other agent on the same deals: the mean paired
     difference with its interval and an exact sign test (deals where one made more progress than
     the other; ties dropped), the counterpart for progress of the McNemar test on wins."""
-    from agents.evaluate import mcnemar_exact
+    from agents.evaluation import mcnemar_exact
 
     mine = np.array([e.progress for e in episodes[subject]], dtype=np.float64)
     out: dict[str, Any] = {"per_agent": {}, "paired": {}}

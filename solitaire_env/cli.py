@@ -1082,7 +1082,7 @@ def numba_cold_agents(specs: Sequence[Any], game: str) -> list[str]:
 def cmd_eval(args: argparse.Namespace) -> int:
     from agents.backends import RayUnavailableError
     from agents.config import EvalConfig, load_config_file
-    from agents.evaluate import EvalResult, OutputWriteError, check_outputs, evaluate
+    from agents.evaluation import EvalResult, OutputWriteError, check_outputs, evaluate
 
     raw: dict[str, Any] = load_config_file(args.config) if args.config is not None else {}
     for key in ("game", "rules", "deals", "seed", "agents", "workers", "backend", "ray_address", "compare"):

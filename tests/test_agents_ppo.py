@@ -216,7 +216,7 @@ import torch
 torch.set_num_threads(2)
 torch.randn(512, 512) @ torch.randn(512, 512)  # the parent's OpenMP pool now has threads
 torch.linalg.qr(torch.randn(64, 64))
-from agents.evaluate import evaluate
+from agents.evaluation import evaluate
 result = evaluate(game="tripeaks", deals=6, workers=2, agents=["ppo:model={model_path}"], write=False)
 print("games", len(next(iter(result.episodes.values()))))
 """

@@ -289,7 +289,7 @@ def test_errors_in_a_fresh_process_have_no_traceback(recorded: Path, tmp_path: P
 @pytest.fixture
 def no_games(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Replace the episode runners: a test that uses this asserts that no game was played."""
-    evaluate_module = importlib.import_module("agents.evaluate")  # the module (agents.evaluate is also a function)
+    evaluate_module = importlib.import_module("agents.evaluation")
 
     calls: list[object] = []
 
@@ -343,7 +343,7 @@ def test_bad_outputs_fail_before_any_game(
 
 def test_the_api_checks_outputs_before_any_game(tmp_path: Path, no_games: list[object]) -> None:
     from agents.config import ConfigError
-    from agents.evaluate import evaluate
+    from agents.evaluation import evaluate
 
     (tmp_path / "a_file").write_text("")
     with pytest.raises(ConfigError, match=r"out: .* is an existing file, not a folder"):
@@ -389,7 +389,7 @@ def test_solve_json_checked_before_the_work(capsys: pytest.CaptureFixture[str], 
 def test_a_late_write_failure_still_prints_the_table(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    evaluate_module = importlib.import_module("agents.evaluate")  # the module (agents.evaluate is also a function)
+    evaluate_module = importlib.import_module("agents.evaluation")
 
     def fail(self: object, directory: str) -> None:
         raise PermissionError(13, "Permission denied", str(directory))
@@ -414,7 +414,7 @@ def test_a_late_write_failure_still_prints_the_table(
 def test_a_record_that_fails_mid_run_does_not_stop_the_games(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    evaluate_module = importlib.import_module("agents.evaluate")  # the module (agents.evaluate is also a function)
+    evaluate_module = importlib.import_module("agents.evaluation")
 
     real = evaluate_module.write_record
     calls = []

@@ -20,7 +20,7 @@ import agents.registry as registry
 from agents.backends import agent_seed, chunks
 from agents.base import Agent, Game, GameName, PublicState
 from agents.config import AgentSpec, ConfigError, EvalConfig, load_config_file, parse_agent_spec
-from agents.evaluate import EvalResult, evaluate, mcnemar_exact, plot_win_rates, wilson
+from agents.evaluation import EvalResult, evaluate, mcnemar_exact, plot_win_rates, wilson
 from agents.records import RecordError, Replayer, ReplayMismatch, find_records, load_record
 from solitaire_env import __version__
 from solitaire_env.solver.stats import draw_codes

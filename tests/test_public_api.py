@@ -190,7 +190,7 @@ def test_every_name_agents_offers_imports(name: str) -> None:
 
 def test_agents_top_level_names() -> None:
     from agents.base import Agent
-    from agents.evaluate import evaluate
+    from agents.evaluation import evaluate
     from agents.registry import agent_names, make_agent
 
     assert sorted(agents.__all__) == sorted(agents._LAZY)  # every lazy name is listed, and only those
@@ -217,13 +217,15 @@ def test_import_agents_pulls_no_torch_and_no_numba() -> None:
     )
 
 
-def test_agents_evaluate_stays_the_function_after_the_submodule_is_imported() -> None:
-    """``import agents.evaluate`` sets the package attribute to the module unless that is kept out."""
+def test_agents_evaluate_stays_the_function_after_the_submodules_are_imported() -> None:
+    """The evaluation module is ``agents.evaluation``: importing it (or any other submodule) never
+    rebinds ``agents.evaluate``, and there is no module of that name to shadow the function."""
     run_python(
-        "import agents.evaluate\nimport agents\nfrom agents.evaluate import EvalResult\n"
-        "assert callable(agents.evaluate) and agents.evaluate.__name__ == 'evaluate', agents.evaluate\n"
+        "import agents.evaluation\nimport agents\nfrom agents.evaluation import EvalResult\n"
+        "assert callable(agents.evaluate) and agents.evaluate is agents.evaluation.evaluate\n"
     )
     run_python(
-        "import agents\nf = agents.evaluate\nimport agents.evaluate\nimport agents.backends\n"
+        "import importlib.util, agents\nf = agents.evaluate\nimport agents.evaluation, agents.backends\n"
         "assert agents.evaluate is f\n"
+        "assert importlib.util.find_spec('agents.evaluate') is None\n"
     )

@@ -377,7 +377,7 @@ def test_resume_goes_on_from_the_saved_model(smoke: dict[str, object]) -> None:
 
 def test_model_evaluates_on_other_rule_options(smoke: dict[str, object]) -> None:
     """A model trained on Easy plays Classic deals, jokers and draw-when-stuck through the harness."""
-    from agents.evaluate import evaluate
+    from agents.evaluation import evaluate
 
     best = str(smoke["result"].out / "best_model.zip")  # type: ignore[attr-defined]
     for rules, env in (("C", {}), ("E", {"jokers": 1, "draw": "when_stuck"})):
@@ -392,7 +392,7 @@ def test_evaluate_model_matches_the_ppo_agent(smoke: dict[str, object]) -> None:
     """The batch evaluation and the ppo agent in the single env play the very same games."""
     from sb3_contrib import MaskablePPO
 
-    from agents.evaluate import evaluate
+    from agents.evaluation import evaluate
     from solitaire_env.solver.stats import draw_codes
 
     best = smoke["result"].out / "best_model.zip"  # type: ignore[attr-defined]

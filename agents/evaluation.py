@@ -3,7 +3,7 @@
 The library half of ``solitaire-env eval`` (the command line only merges flags into the
 config and prints)::
 
-    from agents.evaluate import evaluate
+    from agents.evaluation import evaluate
 
     result = evaluate(game="tripeaks", deals=200, seed=0, agents=["random", "oracle"])
     print(result.table())
