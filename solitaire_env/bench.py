@@ -237,7 +237,7 @@ def vector_vs_single_ratio(
 
 
 #: The env benchmarks and their SPEC section 9 targets.
-ENV_TARGETS = {"solitaire_env/TriPeaks-v0": 1.0, "solitaire_env/FortyThieves-v0": 0.5}
+ENV_TARGETS = {"solitaire_env/TriPeaks-v0": 1.0, "solitaire_env/FortyThieves-v0": 0.6}
 #: The batch envs (at 1024 envs) and their targets: against CartPole, or against the env's own
 #: single env for those in ``VECTOR_VS_SINGLE``.
 VECTOR_TARGETS = {"solitaire_env/TriPeaks-v0": 40.0, "solitaire_env/FortyThieves-v0": 5.0}

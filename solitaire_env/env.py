@@ -53,8 +53,26 @@ class IllegalActionError(ValueError):
         self.reason = reason
 
 
+class InvalidActionError(ValueError):
+    """Raised by ``step`` for an action that is not a member of the action space, whatever
+    ``illegal_action`` says: anything but a Python int, a numpy integer scalar or a 0-d integer
+    array (so no float, string, bool or array of another shape), or an integer out of range."""
+
+
 MASK_CHUNK = 15
 MASK_CACHE_SIZE = 4096
+#: A large action space's mask array is patched bit by bit when at most this many actions changed
+#: (the usual step); more, and it is unpacked from the mask's bytes.
+MASK_PATCH_BITS = 12
+
+
+def _describe(action: Any) -> str:
+    """A short one-line description of a bad action, for error messages."""
+    text = " ".join(repr(action).split())
+    text = text if len(text) <= 40 else text[:37] + "..."
+    if isinstance(action, np.ndarray):
+        return f"{text} (an array of shape {action.shape}, dtype {action.dtype})"
+    return f"{text} ({type(action).__name__})"
 
 
 def _mask_tables(n: int) -> tuple[np.ndarray, ...]:
@@ -106,7 +124,7 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
             illegal_penalty = self.DEFAULT_PENALTY[reward] if isinstance(reward, str) else -0.1
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
-        #: up to 30 actions: cached lookups; more: unpack the mask's bytes
+        #: up to 30 actions: cached lookups; more: patch the changed bits (or unpack the mask's bytes)
         self._mask_bytes = 0 if num_actions <= 2 * MASK_CHUNK else (num_actions + 7) // 8
         self._tables = _mask_tables(num_actions) if not self._mask_bytes else ()
         self._mask_cache: dict[int, np.ndarray] = {}
@@ -115,7 +133,13 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         #: state replays: :func:`agents.base.observe`)
         self.actions: list[int] = []
         self.deal_name = ""
+        #: the int8 array of the legal mask ``_bits``: the env's own, never handed out (each
+        #: info gets a copy; a table path's array is shared with the cache and never written)
+        self._bits = 0
         self._mask = np.zeros(num_actions, dtype=np.int8)
+        #: 0 while an episode runs; 1 when it ended (terminated, or truncated by the env);
+        #: 2 once the step after its end was warned about
+        self._ended = 0
 
     # ------------------------------------------------------------------ game hooks
 
@@ -141,19 +165,69 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         if self._mask_bytes:  # a large action space: unpack the bytes of the mask
             raw = np.frombuffer(bits.to_bytes(self._mask_bytes, "little"), np.uint8)
             return np.unpackbits(raw, bitorder="little", count=self.num_actions).view(np.int8)
+        return self._cached_mask(bits).copy()
+
+    def _cached_mask(self, bits: int) -> np.ndarray:
+        """The int8 array of a small action space's mask, from the cache (do not write into it)."""
         cached = self._mask_cache.get(bits)
         if cached is None:
             if len(self._mask_cache) >= MASK_CACHE_SIZE:
                 self._mask_cache.clear()
             tables = self._tables
             cached = self._mask_cache[bits] = np.concatenate((tables[0][bits & 0x7FFF], tables[1][bits >> MASK_CHUNK]))
-        return cached.copy()
+        return cached
+
+    def _set_mask(self, bits: int) -> None:
+        """Make ``_mask`` the array of ``bits``: a small space from the cache; a large one by
+        writing the bits that changed since ``_bits`` into the env's own array."""
+        if not self._mask_bytes:
+            self._mask = self._cached_mask(bits)
+        else:
+            diff = bits ^ self._bits
+            if diff.bit_count() > MASK_PATCH_BITS:
+                self._mask = self._mask_array(bits)
+            else:
+                mask = self._mask
+                while diff:
+                    low = diff & -diff
+                    mask[low.bit_length() - 1] = 1 if bits & low else 0
+                    diff ^= low
+        self._bits = bits
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = self.game.counters()
         info["deal_code"] = self.deal_name
-        info["action_mask"] = self._mask
+        info["action_mask"] = self._mask.copy()
         return info
+
+    def _action_index(self, action: Any) -> int:
+        """``action`` as an index of the action space, or :class:`InvalidActionError`: what
+        ``action_space.contains`` accepts (a Python int, a numpy integer scalar, a 0-d integer
+        array), but no bool."""
+        scalar = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+        if scalar or (isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"):
+            a = int(action)
+        else:
+            hint = ""
+            if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
+                hint = "; pass a scalar, e.g. action.item()"
+            raise InvalidActionError(
+                f"invalid action {_describe(action)}: want an integer 0..{self.num_actions - 1} "
+                f"(a Python int, a numpy integer or a 0-d integer array){hint}"
+            )
+        if not 0 <= a < self.num_actions:
+            raise InvalidActionError(f"invalid action {a}: outside 0..{self.num_actions - 1}")
+        return a
+
+    def _warn_ended(self) -> None:
+        """Warn (once per episode) that ``step`` was called after the episode ended."""
+        if self._ended == 1:
+            gym.logger.warn(
+                "step() called after this episode ended (it returned terminated or truncated = True); "
+                "call reset() to start a new one. The step is played on the same game as usual "
+                "(a finished game takes no move, so any action is illegal)."
+            )
+            self._ended = 2
 
     def _reward(self, d_score: int, d_progress: int, won: bool) -> float:
         mode = self.reward_mode
@@ -195,50 +269,81 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         # a hand-made deal plays under the env's rules: name it by its cards, never by a code
         # whose rule letter could disagree with them
         self.deal_name = str(deal) if "deal" in options else deal.name
-        self._mask = self._mask_array(self.game.legal_mask())
+        self._bits = bits = self.game.legal_mask()
+        self._mask = self._mask_array(bits) if self._mask_bytes else self._cached_mask(bits)
+        self._ended = 0
         return self._encode(self.game), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Play ``action``: a Python int, a numpy integer or a 0-d integer array in range (anything
+        else raises :class:`InvalidActionError`).  After the episode ended (a terminated step, or
+        the env's own truncation) the first step warns once, then is played as usual."""
         game = self.game
         if game is None:
             raise RuntimeError("call reset() before step()")
-        a = int(action)
-        if not 0 <= a < self.num_actions:
-            raise ValueError(f"action {action!r} is outside 0..{self.num_actions - 1}")
+        # a Python int in range is the usual action: anything else goes through the full check
+        a = action if type(action) is int and 0 <= action < self.num_actions else self._action_index(action)
+        if self._ended:
+            self._warn_ended()
         score = game.score
-        progress = 0 if self.reward_mode == "score" else game.progress
-        reason = game.try_play(a)
-        if reason is not None:
-            message = game.REASONS[reason]
-            if self.illegal_action == "raise":
-                raise IllegalActionError(reason, message)
-            self._mask = self._mask.copy()  # every info gets its own array
-            info = self._info()
-            info["illegal_reason"] = reason
-            info["illegal_message"] = message
-            terminated = self.illegal_action == "terminate" or game.over
-            return self._encode(game), self.illegal_penalty, terminated, False, info
-        self.actions.append(a)
-        bits = game.legal_mask()  # no legal move <=> the game is over (Game protocol)
-        self._mask = self._mask_array(bits)
         if self.reward_mode == "score":
+            reason = game.try_play(a)
+            if reason is not None:
+                return self._illegal_step(reason)
             reward = float(game.score - score)
         else:
+            progress = game.progress
+            reason = game.try_play(a)
+            if reason is not None:
+                return self._illegal_step(reason)
             reward = self._reward(game.score - score, game.progress - progress, game.won)
-        if self._check_truncation is None:
-            return self._encode(game), reward, not bits, False, self._info()
+        self.actions.append(a)
+        bits = game.legal_mask()  # no legal move <=> the game is over (Game protocol)
+        if self._mask_bytes:
+            self._set_mask(bits)
+        else:  # a small action space: the array from the cache (inlined: the usual step)
+            mask = self._mask_cache.get(bits)
+            self._mask = self._cached_mask(bits) if mask is None else mask
+            self._bits = bits
+        info: dict[str, Any] = game.counters()
+        info["deal_code"] = self.deal_name
+        info["action_mask"] = self._mask.copy()
+        if not bits:
+            if not self._ended:
+                self._ended = 1
+            return self._encode(game), reward, True, False, info
+        if self._check_truncation is not None:
+            cut = self._check_truncation()
+            if cut is not None:
+                info["truncated_reason"] = cut
+                if not self._ended:
+                    self._ended = 1
+                return self._encode(game), reward, False, True, info
+        return self._encode(game), reward, False, False, info
+
+    def _illegal_step(self, reason: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The step of an illegal action (which changed nothing), by the ``illegal_action`` policy."""
+        game = self.game
+        message = game.REASONS[reason]
+        if self.illegal_action == "raise":
+            raise IllegalActionError(reason, message)
         info = self._info()
-        cut = self._check_truncation() if bits else None
-        if cut is not None:
-            info["truncated_reason"] = cut
-        return self._encode(game), reward, not bits, cut is not None, info
+        info["illegal_reason"] = reason
+        info["illegal_message"] = message
+        terminated = self.illegal_action == "terminate" or game.over
+        if terminated and not self._ended:
+            self._ended = 1
+        return self._encode(game), self.illegal_penalty, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as a bool array (what sb3-contrib's MaskablePPO reads)."""
         if self.game is None:
             return np.zeros(self.num_actions, dtype=bool)
         # from the game, not from the array handed out in info (a caller may write into that)
-        return self._mask_array(self.game.legal_mask()).astype(bool)
+        bits = self.game.legal_mask()
+        if bits != self._bits:  # the game was played outside step (through env.game)
+            self._set_mask(bits)
+        return self._mask.astype(bool)
 
     def action_name(self, action: int) -> str:
         """An action in words, e.g. ``"remove 7S (slot 13)"`` or ``"draw"``."""

@@ -20,6 +20,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env import DealCodeError
+from solitaire_env.env import InvalidActionError
 
 ENV_IDS = ["solitaire_env/TriPeaks-v0", "solitaire_env/FortyThieves-v0"]
 OBS_MODES = ("flat", "dict", "oracle", "oracle_dict")
@@ -327,3 +328,141 @@ def test_step_before_reset_and_bad_actions(env_id: str) -> None:
         gym.make(env_id, reward="fun")
     with pytest.raises(ValueError, match="illegal_action"):
         gym.make(env_id, illegal_action="ignore")
+
+
+# --------------------------------------------------------------------------- step input
+
+
+def _legal_and_state(env: gym.Env) -> tuple[int, dict]:
+    base = env.unwrapped
+    return int(np.flatnonzero(base.action_masks())[0]), base.public_view()
+
+
+@pytest.mark.parametrize("illegal_action", ["penalize", "raise", "terminate"])
+def test_step_rejects_what_is_not_an_integer_action(env_id: str, illegal_action: str) -> None:
+    """A float, a string, a bool, an array that is not a 0-d integer array: one clear line, whatever
+    the illegal-action policy, and nothing changes (the episode goes on)."""
+    env = gym.make(env_id, illegal_action=illegal_action)
+    env.reset(seed=4)
+    base = env.unwrapped
+    legal, view = _legal_and_state(env)
+    bad_actions = [
+        float(legal),
+        legal + 0.5,
+        str(legal),
+        True,
+        False,
+        np.True_,
+        np.float32(legal),
+        np.array(float(legal)),
+        np.array(legal, dtype=np.bool_),
+        np.array([legal]),
+        np.array([[legal]]),
+        np.array([legal, legal]),
+        np.arange(100),
+        [legal],
+        None,
+    ]
+    for bad in bad_actions:
+        with pytest.raises(InvalidActionError, match=r"^invalid action .*want an integer 0\.\.") as caught:
+            env.step(bad)
+        assert isinstance(caught.value, ValueError)
+        assert "\n" not in str(caught.value), str(caught.value)
+        assert base.public_view() == view and base.actions == []
+    with pytest.raises(InvalidActionError, match=r"action\.item\(\)"):  # a one-element array: the hint
+        env.step(np.array([legal]))
+    for bad in (-1, base.num_actions, np.int64(base.num_actions), np.array(-3), 2**70):
+        with pytest.raises(InvalidActionError, match=f"outside 0\\.\\.{base.num_actions - 1}$"):
+            env.step(bad)
+    assert base.public_view() == view
+    _, _, _, _, info = env.step(legal)
+    assert "illegal_reason" not in info and info["moves"] == 1
+
+
+def test_step_accepts_python_and_numpy_integer_scalars(env_id: str) -> None:
+    """Python ints, numpy integer scalars of any width and 0-d integer arrays step exactly alike."""
+    kinds = [
+        int,
+        np.int64,
+        np.int32,
+        np.int16,
+        np.uint8,
+        np.uint64,
+        lambda a: np.array(a),
+        lambda a: np.array(a, dtype=np.uint16),
+    ]
+    envs = [gym.make(env_id) for _ in kinds]
+    results = [env.reset(seed=6) for env in envs]
+    rng = np.random.default_rng(6)
+    for _ in range(30):
+        mask = results[0][-1]["action_mask"]
+        if not mask.any():
+            break
+        # mostly legal actions, some illegal ones (the same penalty path for every kind)
+        action = int(rng.choice(legal_actions(mask))) if rng.random() < 0.8 else int(rng.integers(len(mask)))
+        results = [env.step(kind(action)) for env, kind in zip(envs, kinds)]
+        for other in results[1:]:
+            assert_same(other, results[0])
+    assert all(env.unwrapped.actions == envs[0].unwrapped.actions for env in envs)
+    assert all(type(a) is int for a in envs[0].unwrapped.actions)
+
+
+# --------------------------------------------------------------------------- stepping after the end
+
+
+def _play_to_termination(env: gym.Env, seed: int) -> dict:
+    _, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while True:
+        _, _, terminated, truncated, info = env.step(int(rng.choice(legal_actions(info["action_mask"]))))
+        if terminated:
+            return info
+        if truncated:  # a Forty Thieves repetition: try the next deal
+            seed += 1000
+            _, info = env.reset(seed=seed)
+
+
+def test_step_after_termination_warns_once_per_episode(env_id: str) -> None:
+    """As Gymnasium's own envs do (CartPole): one warning, the step is played as usual (a finished
+    game takes no move: an illegal action, terminated again), no warning again until a reset."""
+    env = gym.make(env_id)
+    base = env.unwrapped
+    for seed in (0, 1):  # twice: a reset re-arms the warning
+        _play_to_termination(env, seed)
+        view = base.public_view()
+        with pytest.warns(UserWarning, match="after this episode ended") as caught:
+            _, reward, terminated, truncated, info = env.step(0)
+        assert len(caught) == 1 and "reset()" in str(caught[0].message)
+        assert terminated and not truncated and "illegal_reason" in info
+        assert reward == base.illegal_penalty and base.public_view() == view
+        with warnings.catch_warnings(record=True) as again:
+            warnings.simplefilter("always")
+            env.step(base.num_actions - 1)
+            env.step(0)
+        assert [str(w.message) for w in again] == []
+
+
+def test_no_warning_while_an_episode_runs(env_id: str) -> None:
+    env = gym.make(env_id)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for seed in range(5):
+            random_masked_episode(env, np.random.default_rng(seed), seed=seed)
+            _, info = env.reset(seed=seed)
+            for _ in range(3):  # illegal actions do not end an episode (by default)
+                env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+            env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert [str(w.message) for w in caught] == []
+
+
+def test_step_after_an_illegal_action_terminated_warns(env_id: str) -> None:
+    """``illegal_action="terminate"`` ends the episode: the next step warns, and is played as usual."""
+    env = gym.make(env_id, illegal_action="terminate")
+    _, info = env.reset(seed=3)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    _, _, terminated, _, _ = env.step(illegal)
+    assert terminated
+    with pytest.warns(UserWarning, match="after this episode ended"):
+        _, _, _, _, info = env.step(legal)
+    assert "illegal_reason" not in info and info["moves"] == 1

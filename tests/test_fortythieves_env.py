@@ -5,6 +5,7 @@ an episode (win, dead end, the repetition rule, the step limit)."""
 from __future__ import annotations
 
 import json
+import warnings
 
 import gymnasium as gym
 import numpy as np
@@ -26,11 +27,12 @@ from conftest import (
 
 import solitaire_env
 from solitaire_env.cards import card_text
+from solitaire_env.deals import FortyThievesDeal
 from solitaire_env.env import IllegalActionError
 from solitaire_env.fortythieves import observe as ob
 from solitaire_env.fortythieves.env import FortyThievesEnv
-from solitaire_env.fortythieves.game import REASONS
-from solitaire_env.fortythieves.rules import FOUNDATION_SUITS, FortyThievesScoring
+from solitaire_env.fortythieves.game import REASONS, FortyThievesGame
+from solitaire_env.fortythieves.rules import FOUNDATION_SUITS, FortyThievesRules, FortyThievesScoring
 
 EXAMPLE_DEAL, EXAMPLE_LINE = ft_example_win()
 MOVE_DEAL, STUCK_DEAL, EMPTY_COLUMN_10 = FT_MOVE_DEAL, FT_STUCK_DEAL, FT_EMPTY_COLUMN_10
@@ -173,8 +175,9 @@ def test_score_reward_of_the_example_win():
     assert (info["score"], info["founded"], info["moves"]) == (1185, 104, 197)
     assert not info["action_mask"].any() and "truncated_reason" not in info
     assert env.unwrapped.game.won
-    # the game is over: any action is game_over, terminated, and costs the penalty
-    _, reward, terminated, truncated, info = env.step(FT_DRAW)
+    # the game is over: any action is game_over, terminated, and costs the penalty (and warns)
+    with pytest.warns(UserWarning, match="after this episode ended"):
+        _, reward, terminated, truncated, info = env.step(FT_DRAW)
     assert info["illegal_reason"] == "game_over" and terminated and not truncated and reward == -1.0
 
 
@@ -299,7 +302,8 @@ def test_every_reason_is_reachable_through_the_env():
     off.step(found(9))
     check(off, back(1, 9), "return_not_allowed")
     run_line(env, EXAMPLE_LINE)
-    check(env, found(0), "game_over")
+    with pytest.warns(UserWarning, match="after this episode ended"):
+        check(env, found(0), "game_over")
     assert seen == set(REASONS)
 
 
@@ -639,8 +643,9 @@ def test_no_legal_action_is_terminal_never_truncated():
     assert [r[2] for r in results] == [False] * 63 + [True]
     assert not any(r[3] for r in results)
     assert not env.unwrapped.action_masks().any() and not env.unwrapped.game.won
-    # after the end every action is illegal and terminated again
-    _, reward, terminated, truncated, info = env.step(ft_move(0, 1))
+    # after the end every action is illegal and terminated again (with a warning)
+    with pytest.warns(UserWarning, match="after this episode ended"):
+        _, reward, terminated, truncated, info = env.step(ft_move(0, 1))
     assert (reward, terminated, truncated, info["illegal_reason"]) == (-1.0, True, False, "wrong_rank")
 
 
@@ -666,6 +671,220 @@ def test_random_episodes_end_and_are_reproducible_from_the_code():
         assert np.array_equal(twin_obs, obs)
         assert twin.unwrapped.public_view() == env.unwrapped.public_view()
     assert ends == {"terminated", "repetition"}
+
+
+# --------------------------------------------------------------------------- the fast paths against recomputation
+
+
+def mask_by_the_rules(game):
+    """The legal actions by the rules core's reason for each action: no mask tables involved."""
+    mask = np.zeros(210, dtype=np.int8)
+    if not game.won:
+        for a in range(210):
+            mask[a] = game.illegal_reason(a) is None
+    return mask
+
+
+def encode_by_definition(game, oracle=False):
+    """The flat (or oracle) observation written from docs/observations.md's layout, position by position."""
+    obs = np.zeros(ob.ORACLE_SIZE if oracle else ob.FLAT_SIZE, np.float32)
+
+    def put(at, card):
+        obs[at + card % 13] = obs[at + 13 + card // 13] = 1.0
+
+    for j, col in enumerate(game.columns):
+        for i, card in enumerate(col):
+            put((16 * j + i) * 17, card)
+        obs[ob.LENGTHS_OFFSET + j] = len(col) / 16
+    for p, card in enumerate(game.waste):
+        put(ob.WASTE_OFFSET + 17 * p, card)
+    if game.waste:
+        put(ob.WASTE_TOP_OFFSET, game.waste[-1])
+    obs[ob.WASTE_SIZE_OFFSET] = len(game.waste) / 64
+    obs[ob.FOUNDATIONS_OFFSET : ob.FOUNDATIONS_OFFSET + 8] = [n / 13 for n in game.foundations]
+    obs[ob.STOCK_OFFSET] = (64 - game.stock_pos) / 64
+    for card in game.stock[game.stock_seen :]:
+        obs[ob.UNSEEN_OFFSET + card] += 0.5
+    if oracle:
+        for p in range(game.stock_pos, 64):
+            put(ob.ORACLE_STOCK_OFFSET + 17 * p, game.stock[p])
+    return obs
+
+
+def app_points(action):
+    """Seed 004's app scoring of a legal move, by its kind alone."""
+    if action == FT_DRAW:
+        return 0
+    src, dst = divmod(action, 11)
+    if dst == FT_FOUNDATION:
+        return 10
+    return 5 if src == FT_WASTE else -15 if src > FT_WASTE else 0
+
+
+DIFFERENTIAL_CONFIGS = [
+    {},
+    {"foundation_return": False, "obs_mode": "oracle"},
+    {"reward": "progress", "win_bonus": 2.5, "max_repeats": 2},
+    {"reward": "win", "max_repeats": None, "max_episode_steps": 400},
+]
+
+
+@pytest.mark.parametrize("kwargs", DIFFERENTIAL_CONFIGS, ids=lambda k: ",".join(map(str, k.values())) or "default")
+def test_every_step_equals_a_recomputation_from_scratch(kwargs):
+    """The env keeps its mask, its observation and its tables up to date move by move; here each
+    step's observation, mask, reward, flags and info are recomputed from scratch: the observation
+    from the documented layout (and by a new observer's full encoding), the mask from the rules
+    core's reason for every action, the score, counters, end and repetitions by this test's own
+    bookkeeping."""
+    env = make(**kwargs)
+    base = env.unwrapped
+    mode = kwargs.get("obs_mode", "flat")
+    reward_mode = kwargs.get("reward", "score")
+    max_repeats = kwargs.get("max_repeats", 3)
+    limit = env.spec.max_episode_steps
+    rng = np.random.default_rng(11)
+    episodes = steps = 0
+    ends = set()
+    for seed in range(60):
+        obs, info = env.reset(seed=seed)
+        game = base.game
+        score = founded = moves = chain = longest = 0
+        positions = {game.position_key(): 1}
+        for t in range(1, limit + 1):
+            mask = mask_by_the_rules(game)
+            assert obs.dtype == np.float32 and np.array_equal(obs, encode_by_definition(game, mode == "oracle"))
+            assert np.array_equal(obs, ob.FortyThievesObserver(mode).encode(game))  # a full encoding
+            assert_same(info["action_mask"], mask)
+            assert np.array_equal(base.action_masks(), mask.astype(bool))
+            assert game.legal_mask() == sum(1 << a for a in np.flatnonzero(mask).tolist())
+            counters = {"score": score, "moves": moves, "cleared": founded, "founded": founded}
+            counters |= {"chain": chain, "longest_chain": longest, "deal_code": info["deal_code"]}
+            assert {k: v for k, v in info.items() if k in counters} == counters
+            if not mask.any():
+                break
+            legal = rng.random() < 0.9
+            action = int(rng.choice(np.flatnonzero(mask))) if legal else int(rng.integers(210))
+            legal = bool(mask[action])
+            obs, reward, terminated, truncated, info = env.step(action)
+            steps += 1
+            if not legal:
+                assert (reward, terminated) == (base.illegal_penalty, False)
+                assert info["illegal_reason"] == game.illegal_reason(action)
+                assert truncated == (t == limit)
+                if truncated:
+                    break
+                continue
+            assert "illegal_reason" not in info
+            last_score, last_founded = score, founded
+            score = max(0, score + app_points(action))
+            src, dst = divmod(action, 11)
+            founded += action != FT_DRAW and dst == FT_FOUNDATION
+            founded -= action != FT_DRAW and src > FT_WASTE
+            moves += 1
+            chain = 0 if action == FT_DRAW else chain + 1
+            longest = max(longest, chain)
+            won = founded == 104
+            want = {
+                "score": float(score - last_score),
+                "progress": founded - last_founded + (kwargs.get("win_bonus", 10.0) if won else 0.0),
+                "win": 1.0 if won else 0.0,
+            }
+            assert type(reward) is float and reward == want[reward_mode]
+            assert terminated == (not mask_by_the_rules(game).any())
+            if action == FT_DRAW:
+                positions = {}
+            key = game.position_key()
+            positions[key] = positions.get(key, 0) + 1
+            repeated = max_repeats is not None and positions[key] >= max_repeats and not terminated
+            assert (info.get("truncated_reason") == "repetition") == repeated
+            assert truncated == (repeated or (t == limit and not terminated))
+            if terminated or truncated:
+                ends.add("terminated" if terminated else info.get("truncated_reason", "limit"))
+                break
+        episodes += 1
+    assert episodes == 60 and steps > 2000
+    assert "terminated" in ends and len(ends) >= 2
+
+
+def check_game_tables(game):
+    """The rules core's incremental tables (legal mask, the foundations' next cards, the top-card
+    tables) against their definitions."""
+    mask = mask_by_the_rules(game)
+    assert game.legal_mask() == sum(1 << a for a in np.flatnonzero(mask).tolist())
+    for card in range(52):
+        takers = [f for f in range(8) if FOUNDATION_SUITS[f] == card // 13 and game.foundations[f] == card % 13]
+        assert game.foundation_for(card) == (takers[0] if takers else None)
+        assert game._accepts[card] == (1 << FT_FOUNDATION if takers else 0)
+    tops = [col[-1] if col else -1 for col in game.columns]
+    assert game._tops[:10] == tops and game._tops[10] == (game.waste[-1] if game.waste else -1)
+    assert game._tops[11:] == [game.foundation_top(f) if game.foundations[f] else -1 for f in range(8)]
+    assert game._empty == sum(1 << j for j in range(10) if not game.columns[j])
+    assert game._topped == [sum(1 << j for j in range(10) if tops[j] == c) for c in range(53)]
+    return mask
+
+
+def test_game_tables_follow_moves_undos_and_copies():
+    """Through random moves (many to and from the foundations), undos and copies; a copy and
+    its original go on independently."""
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(30):
+        rules = FortyThievesRules(foundation_return=seed % 3 > 0, undo_limit=None if seed % 4 else 6)
+        game = FortyThievesGame(FortyThievesDeal.from_seed(seed), rules)
+        original, kept = None, {}
+        for _ in range(250):
+            mask = check_game_tables(game)
+            if original is not None:  # the game copied from: untouched by the copy's moves
+                check_game_tables(original)
+                assert original.state_dict() == kept
+                original = None
+            checked += 1
+            r = rng.random()
+            if r < 0.15 and game.can_undo:
+                game.undo()
+                continue
+            if r < 0.2:  # play on from a copy
+                original, game = game, game.copy()
+                kept = original.state_dict()
+            if not mask.any():
+                break
+            legal = np.flatnonzero(mask).tolist()
+            founding = [a for a in legal if a % 11 == FT_FOUNDATION and a < FT_DRAW]
+            returning = [a for a in legal if 121 <= a < FT_DRAW]
+            pick = rng.random()
+            if founding and pick < 0.4:
+                game.play(int(rng.choice(founding)))
+            elif returning and pick < 0.6:
+                game.play(int(rng.choice(returning)))
+            else:
+                game.play(int(rng.choice(legal)))
+    assert checked > 3000
+
+
+def test_step_after_a_repetition_truncation_warns_once():
+    env = make()
+    start(env)
+    assert back_and_forth(env, 4)[-1][3]  # truncated: the start position for the third time
+    with pytest.warns(UserWarning, match="after this episode ended"):
+        _, _, terminated, _, info = env.step(ft_move(4, 0))  # still played: the game goes on
+    assert "illegal_reason" not in info and info["moves"] == 5 and not terminated
+    with warnings.catch_warnings(record=True) as again:
+        warnings.simplefilter("always")
+        env.step(ft_move(0, 4))
+    assert again == []
+    start(env)
+    with warnings.catch_warnings(record=True) as fresh:
+        warnings.simplefilter("always")
+        back_and_forth(env, 3)
+    assert fresh == []
+
+
+def test_forty_thieves_rules_in_play():
+    env = make(foundation_return=False)
+    base = env.unwrapped
+    for options in ({"deal_code": "FT1-N-AAAAAAB"}, {"deal": str(MOVE_DEAL)}, None):
+        env.reset(seed=0, options=options)
+        assert base.rules == base.configured_rules == base.game.rules == FortyThievesRules(foundation_return=False)
 
 
 # --------------------------------------------------------------------------- 1000 deals (slow)

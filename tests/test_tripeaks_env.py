@@ -167,6 +167,41 @@ def test_rule_letter_sets_wrap_whatever_the_env_kwarg(env_wrap):
     assert game_c.rules.draw == game_e.rules.draw == "anytime"
 
 
+@pytest.mark.parametrize("env_wrap", [True, False])
+def test_env_rules_describe_the_rules_in_play(env_wrap):
+    """``env.unwrapped.rules`` is what the episode plays by: a code's rule letter sets ``wrap``;
+    a seed, a deal string or a code of the env's own letter brings back the env's own rules
+    (``configured_rules``, what ``gym.make`` was given)."""
+    own = TriPeaksRules(wrap=env_wrap, draw="when_stuck", jokers=1)
+    env = make(wrap=env_wrap, draw="when_stuck", jokers=1)
+    base = env.unwrapped
+    assert base.rules == base.configured_rules == own
+    other, mine = ("C", "E") if env_wrap else ("E", "C")
+    text = str(TriPeaksDeal.from_seed(3, jokers=1))
+
+    def check(want_wrap):
+        assert base.rules == base.game.rules
+        assert base.rules.wrap is want_wrap
+        assert (base.rules.draw, base.rules.jokers, base.rules.faces) == ("when_stuck", 1, "standard")
+        assert base.configured_rules == own
+
+    env.reset(options={"deal_code": code_of(7, other)})
+    check(not env_wrap)
+    env.reset(options={"deal_code": code_of(7, mine)})
+    check(env_wrap)
+    env.reset(options={"deal_code": code_of(8, other)})
+    env.reset(seed=1)  # a random code: the env's own letter
+    check(env_wrap)
+    assert env.reset(seed=2)[1]["deal_code"].startswith(f"TP1-{mine}-")
+    env.reset(options={"deal_code": code_of(9, other)})
+    env.reset(options={"deal": text})  # a deal string: the env's own rules
+    check(env_wrap)
+    env.reset(options={"deal_code": code_of(9, other)})
+    with pytest.raises(DealCodeError):  # a failed reset keeps the episode, and its rules
+        env.reset(options={"deal_code": "TP1-X-AAAAAAB"})
+    check(not env_wrap)
+
+
 def test_deal_option_with_a_string_and_an_object():
     text = winnable_deal()
     deal = TriPeaksDeal.parse(text)
@@ -336,7 +371,8 @@ def test_every_illegal_reason_is_reachable_through_the_env():
     for _ in range(23):
         _, _, terminated, _, info = env.step(DRAW)
     assert terminated and not info["action_mask"].any()
-    reason, reward, terminated = _reason_after(env, [], 20)
+    with pytest.warns(UserWarning, match="after this episode ended"):  # a step after the end
+        reason, reward, terminated = _reason_after(env, [], 20)
     reasons["game_over"] = reason
     assert terminated and reward == -1.0
     assert reasons == {r: r for r in solitaire_env.tripeaks.game.REASONS}
@@ -380,7 +416,8 @@ def test_win_through_the_env(scoring, final):
     assert info["cleared"] == 28 and info["chain"] == 28 and info["longest_chain"] == 28
     assert info["score"] == final and info["moves"] == 28
     assert not info["action_mask"].any()
-    _, _, terminated, _, info = env.step(DRAW)
+    with pytest.warns(UserWarning, match="after this episode ended"):
+        _, _, terminated, _, info = env.step(DRAW)
     assert terminated and info["illegal_reason"] == "game_over"
 
 
@@ -791,3 +828,5 @@ def test_environment_guide_examples_run(capsys):
     out = capsys.readouterr().out
     assert "TP1-C-AAAAAAB False" in out and "(268, 486, 3) uint8" in out
     assert "['remove ?? (slot 0)', 'remove 6S (slot 18)', 'draw']" in out
+    assert "False True\n" in out and "invalid action 3.5 (float): want an integer 0..28" in out
+    assert "1 -1.0 True game_over" in out

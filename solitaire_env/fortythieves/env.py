@@ -59,13 +59,16 @@ class FortyThievesEnv(SolitaireEnv):
         max_repeats: int | None = 3,
         render_mode: str | None = None,
     ) -> None:
-        self.rules = FortyThievesRules(foundation_return=foundation_return)
+        #: the rule options this env was made with, and those in play (always the same here: a
+        #: Forty Thieves code's rule letter changes no rule; both names exist as in TriPeaks)
+        self.configured_rules = self.rules = FortyThievesRules(foundation_return=foundation_return)
         self.scoring = get_scoring(scoring)
         if max_repeats is not None and (isinstance(max_repeats, bool) or not isinstance(max_repeats, int)):
             raise ValueError(f"max_repeats must be a whole number >= 2 or None, got {max_repeats!r}")
         if max_repeats is not None and max_repeats < 2:
             raise ValueError(f"max_repeats must be a whole number >= 2 or None, got {max_repeats!r}")
         self.max_repeats = max_repeats
+        self._repeat_limit = max_repeats or 0
         #: how often each position (by its hash) occurred since the last draw
         self._seen_positions: dict[int, int] = {}
         self._positions_stock_pos = 0
@@ -87,28 +90,27 @@ class FortyThievesEnv(SolitaireEnv):
             # the stock position never goes back (the env has no undo): older positions cannot recur
             self._seen_positions.clear()
             self._positions_stock_pos = game.stock_pos
-        key = game.position_hash
-        seen = self._seen_positions[key] = self._seen_positions.get(key, 0) + 1
-        if self.max_repeats is not None and seen >= self.max_repeats:
-            return "repetition"
-        return None
+        key, positions = game.position_hash, self._seen_positions
+        seen = positions[key] = positions.get(key, 0) + 1
+        return "repetition" if seen >= self._repeat_limit else None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         obs, info = super().reset(seed=seed, options=options)
+        self.rules = self.game.rules
         self._seen_positions = {self.game.position_hash: 1}
         self._positions_stock_pos = self.game.stock_pos
         return obs, info
 
     def _deal_from_code(self, code: DealCode) -> tuple[Any, Any]:
         deal = FortyThievesDeal.from_seed(code.seed)
-        return deal, FortyThievesGame(deal, self.rules, self.scoring)
+        return deal, FortyThievesGame(deal, self.configured_rules, self.scoring)
 
     def _deal_from_text(self, deal: Any) -> tuple[Any, Any]:
         if isinstance(deal, str):
             deal = FortyThievesDeal.parse(deal)
         elif not isinstance(deal, FortyThievesDeal):
             raise DealStringError(f"options['deal'] must be a Forty Thieves deal string or deal, got {deal!r}")
-        return deal, FortyThievesGame(deal, self.rules, self.scoring)
+        return deal, FortyThievesGame(deal, self.configured_rules, self.scoring)
 
     def _random_code(self) -> DealCode:
         return random_code("FT", "N", self.np_random)

@@ -52,13 +52,17 @@ REASONS: dict[str, str] = {
 _NOT_KING = tuple(c % 13 != 12 for c in range(52))
 #: ``_NEXT[c]``: the card ``c`` goes on in a column (same suit, one rank higher), 52 for a king.
 _NEXT = tuple(c + 1 if c % 13 != 12 else 52 for c in range(52))  # 52: nothing
-#: ``_WANTS[f][n]``: the card foundation ``f`` takes when it holds ``n`` cards (-1 when full).
-_WANTS = tuple(tuple(s * 13 + n if n < 13 else -1 for n in range(14)) for s in FOUNDATION_SUITS)
 #: ``_TOPS[f][n]``: the top card of foundation ``f`` holding ``n`` cards.
 _TOPS = tuple(tuple(s * 13 + n - 1 for n in range(14)) for s in FOUNDATION_SUITS)
 _SHIFT = tuple(src * NUM_DESTS for src in range(19))
 _TO_FOUNDATION = 1 << FOUNDATION
 _DRAW_BIT = 1 << DRAW
+_WASTE_SHIFT = WASTE * NUM_DESTS
+#: Every bit of the legal mask but the waste's moves and the draw (what a draw cannot change).
+_KEEP_ON_DRAW = ((1 << NUM_ACTIONS) - 1) & ~(((1 << NUM_DESTS) - 1) << _WASTE_SHIFT) & ~_DRAW_BIT
+#: ``_FIRST_FOUNDATION[c]``: the leftmost foundation of card ``c``'s suit (the other is 4 to its right).
+_FIRST_FOUNDATION = tuple(FOUNDATION_SUITS.index(c // 13) for c in range(52))
+assert all(FOUNDATION_SUITS[f] == FOUNDATION_SUITS[f + 4] for f in range(4))
 
 
 def _zobrist_keys(count: int, salt: int) -> list[int]:
@@ -107,6 +111,7 @@ class FortyThievesGame:
 
     REASONS = REASONS
     __slots__ = (
+        "_accepts",
         "_empty",
         "_history",
         "_mask",
@@ -166,6 +171,8 @@ class FortyThievesGame:
         self._tops = [-1] * NUM_SOURCES
         self._topped = [0] * 53
         self._empty = 0
+        #: _accepts[c]: the foundation destination bit when some foundation takes card c next, else 0
+        self._accepts = [_TO_FOUNDATION if c % 13 == 0 else 0 for c in range(52)]
         #: Zobrist hash of the position (columns, waste, foundations, stock position), kept up
         #: to date by every move: equal positions have equal hashes (and unequal ones collide
         #: with chance about 2**-64).
@@ -197,8 +204,14 @@ class FortyThievesGame:
         elif p == WASTE:
             new = self.waste[-1] if self.waste else -1
         else:
-            n = self.foundations[p - FIRST_FOUNDATION_SRC]
-            new = _TOPS[p - FIRST_FOUNDATION_SRC][n] if n else -1
+            f = p - FIRST_FOUNDATION_SRC
+            n = self.foundations[f]
+            new = _TOPS[f][n] if n else -1
+            # the cards foundation f took next before (n - 1 or n + 1 cards) and takes now (n)
+            fnd, first, base = self.foundations, f & 3, FOUNDATION_SUITS[f] * 13
+            for k in (n - 1, n, n + 1):
+                if 0 <= k < 13:
+                    self._accepts[base + k] = _TO_FOUNDATION if fnd[first] == k or fnd[first + 4] == k else 0
         self._tops[p] = new
 
     # ------------------------------------------------------------------ queries
@@ -248,10 +261,11 @@ class FortyThievesGame:
 
     def foundation_for(self, card: int) -> int | None:
         """The leftmost foundation that accepts ``card``, or ``None``."""
-        suit, below = card // 13, card % 13
-        for f in range(NUM_FOUNDATIONS):
-            if FOUNDATION_SUITS[f] == suit and self.foundations[f] == below:
-                return f
+        f, below = _FIRST_FOUNDATION[card], card % 13
+        if self.foundations[f] == below:
+            return f
+        if self.foundations[f + 4] == below:
+            return f + 4
         return None
 
     def legal_mask(self) -> int:
@@ -262,27 +276,14 @@ class FortyThievesGame:
         if sum(fnd) == TOTAL_CARDS:
             self._mask = 0
             return 0
-        # the card each foundation wants next (-1 when it is full)
-        wanted = (
-            _WANTS[0][fnd[0]],
-            _WANTS[1][fnd[1]],
-            _WANTS[2][fnd[2]],
-            _WANTS[3][fnd[3]],
-            _WANTS[4][fnd[4]],
-            _WANTS[5][fnd[5]],
-            _WANTS[6][fnd[6]],
-            _WANTS[7][fnd[7]],
-        )
-        tops, topped, empty = self._tops, self._topped, self._empty
+        tops, topped, empty, accepts = self._tops, self._topped, self._empty, self._accepts
         bits = 0
         for src in range(NUM_COLUMNS + 1):  # columns and the waste
             c = tops[src]
             if c >= 0:
-                # an empty column takes it (never its own: a column with a card is not empty)
-                dst = empty | topped[_NEXT[c]]
-                if c in wanted:
-                    dst |= _TO_FOUNDATION
-                bits |= dst << _SHIFT[src]
+                # an empty column takes it (never its own: a column with a card is not empty),
+                # so does a column topped by the next higher card of its suit, and a foundation
+                bits |= (empty | topped[_NEXT[c]] | accepts[c]) << _SHIFT[src]
         if self._return and any(fnd):
             for src in range(FIRST_FOUNDATION_SRC, NUM_SOURCES):
                 c = tops[src]
@@ -333,7 +334,10 @@ class FortyThievesGame:
 
     def try_play(self, action: int) -> str | None:
         """Play ``action`` if legal and return ``None``; else change nothing and return the reason."""
-        if not (0 <= action < NUM_ACTIONS and self.legal_mask() >> action & 1):
+        mask = self._mask
+        if mask is None:
+            mask = self.legal_mask()
+        if not (0 <= action < NUM_ACTIONS and mask >> action & 1):
             reason = self.illegal_reason(action)
             if reason is None:  # legal by the rules but not offered: the game is over
                 reason = "game_over"
@@ -341,58 +345,82 @@ class FortyThievesGame:
         self._mask = None
         self.changes += 1
         self.last_action = action
-        scoring = self.scoring
-        before = (self.score, self.chain, self.longest_chain, self.position_hash)
         self.moves += 1
+        scoring = self.scoring
         if action == DRAW:
-            card = self.stock[self.stock_pos]
-            self.position_hash ^= (
-                _Z_WASTE[len(self.waste) * 52 + card] ^ _Z_STOCK[self.stock_pos] ^ _Z_STOCK[self.stock_pos + 1]
-            )
-            self.waste.append(card)
+            pos, waste = self.stock_pos, self.waste
+            card = self.stock[pos]
+            self._history.append((DRAW, -1, -1, self.score, self.chain, self.longest_chain, self.position_hash))
+            self.position_hash ^= _Z_WASTE[len(waste) * 52 + card] ^ _Z_STOCK[pos] ^ _Z_STOCK[pos + 1]
+            waste.append(card)
             self._tops[WASTE] = card
-            self.stock_pos += 1
-            if self.stock_pos > self.stock_seen:
-                self.stock_seen = self.stock_pos
+            self.stock_pos = pos = pos + 1
+            if pos > self.stock_seen:
+                self.stock_seen = pos
             self.chain = 0
-            self._history.append((action, -1, -1, *before))
             points = scoring.draw
+            # a draw changes only the waste's moves and the draw: the mask follows without a full pass
+            row = self._empty | self._topped[_NEXT[card]] | self._accepts[card]
+            mask = (mask & _KEEP_ON_DRAW) | row << _WASTE_SHIFT
+            self._mask = mask | _DRAW_BIT if pos < self._stock_size else mask
         else:
-            points = self._move(action, before)
+            points = self._move(action)
         score = self.score + points
         floor = scoring.floor
         self.score = floor if floor is not None and score < floor else score
         return None
 
-    def _move(self, action: int, before: tuple[int, int, int, int]) -> int:
-        """Move a card (a legal move, not the draw); return its points."""
+    def _move(self, action: int) -> int:
+        """Move a card (a legal move, not the draw); return its points.  The top-card tables of
+        columns are updated here (the usual move), a foundation's by :meth:`_retop`."""
         scoring = self.scoring
         src, dst = divmod(action, NUM_DESTS)
         src_f = dst_f = -1
-        z = self.position_hash
+        z = z0 = self.position_hash
+        tops, topped = self._tops, self._topped
         if src < NUM_COLUMNS:
             col = self.columns[src]
             card = col.pop()
             z ^= _Z_COLUMN[(src * MAX_COLUMN + len(col)) * 52 + card]
+            bit = 1 << src
+            topped[card] &= ~bit
+            if col:
+                tops[src] = top = col[-1]
+                topped[top] |= bit
+            else:
+                tops[src] = -1
+                self._empty |= bit
         elif src == WASTE:
-            card = self.waste.pop()
-            z ^= _Z_WASTE[len(self.waste) * 52 + card]
+            waste = self.waste
+            card = waste.pop()
+            z ^= _Z_WASTE[len(waste) * 52 + card]
+            tops[WASTE] = waste[-1] if waste else -1
         else:
             src_f = src - FIRST_FOUNDATION_SRC
             n = self.foundations[src_f]
             card = FOUNDATION_SUITS[src_f] * 13 + n - 1
             self.foundations[src_f] = n - 1
             z ^= _Z_FOUNDATION[src_f * 14 + n] ^ _Z_FOUNDATION[src_f * 14 + n - 1]
+            self._retop(src)
         if dst == FOUNDATION:
             dst_f = self.foundation_for(card)  # type: ignore[assignment]
             n = self.foundations[dst_f]
             self.foundations[dst_f] = n + 1
             z ^= _Z_FOUNDATION[dst_f * 14 + n] ^ _Z_FOUNDATION[dst_f * 14 + n + 1]
+            self._retop(FIRST_FOUNDATION_SRC + dst_f)
             points = scoring.to_foundation
         else:
             col = self.columns[dst]
             z ^= _Z_COLUMN[(dst * MAX_COLUMN + len(col)) * 52 + card]
             col.append(card)
+            bit = 1 << dst
+            old = tops[dst]
+            if old >= 0:
+                topped[old] &= ~bit
+            else:
+                self._empty &= ~bit
+            topped[card] |= bit
+            tops[dst] = card
             if src == WASTE:
                 points = scoring.waste_to_column
             elif src_f >= 0:
@@ -400,12 +428,11 @@ class FortyThievesGame:
             else:
                 points = scoring.column_to_column
         self.position_hash = z
-        self._retop(src)
-        self._retop(dst if dst_f < 0 else FIRST_FOUNDATION_SRC + dst_f)
-        self.chain += 1
-        if self.chain > self.longest_chain:
-            self.longest_chain = self.chain
-        self._history.append((action, src_f, dst_f, *before))
+        chain = self.chain
+        self._history.append((action, src_f, dst_f, self.score, chain, self.longest_chain, z0))
+        self.chain = chain + 1
+        if chain >= self.longest_chain:
+            self.longest_chain = chain + 1
         return points
 
     def play(self, action: int) -> None:
@@ -459,6 +486,7 @@ class FortyThievesGame:
         other._history = self._history.copy()
         other._tops = list(self._tops)
         other._topped = list(self._topped)
+        other._accepts = list(self._accepts)
         return other
 
     def state_dict(self) -> dict[str, Any]:

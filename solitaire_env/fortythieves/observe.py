@@ -31,13 +31,14 @@ from solitaire_env.cards import NUM_CARDS
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import (
     DRAW,
+    FIRST_FOUNDATION_SRC,
+    FOUNDATION_SUITS,
     MAX_COLUMN,
     NUM_COLUMNS,
     NUM_DESTS,
     NUM_FOUNDATIONS,
     STOCK_SIZE,
 )
-from solitaire_env.fortythieves.rules import FOUNDATION as FOUNDATION_DEST
 from solitaire_env.fortythieves.rules import WASTE as WASTE_SOURCE
 from solitaire_env.observer import Observer
 
@@ -61,6 +62,8 @@ OBS_MODES = ("flat", "dict", "oracle", "oracle_dict")
 #: Positions of a card's two ones among its 17 values: its rank and its suit.
 _RANK = tuple(c % 13 for c in range(NUM_CARDS))
 _SUIT = tuple(13 + c // 13 for c in range(NUM_CARDS))
+#: The leftmost foundation of each card's suit (the other one of its suit is 4 to its right).
+_FIRST_FOUNDATION = tuple(FOUNDATION_SUITS.index(c // 13) for c in range(NUM_CARDS))
 
 
 class FortyThievesObserver(Observer):
@@ -123,18 +126,19 @@ class FortyThievesObserver(Observer):
 
     def _reset_buffer(self, game: FortyThievesGame) -> None:
         """Encode ``game`` from scratch (a new game, or after unpickling)."""
-        buf = self._buf
+        buf, mv = self._buf, self._mv
         buf[:] = 0.0
-        cards = np.array([c for col in game.columns for c in col], dtype=np.int64)
-        base = CARD_SIZE * np.array([MAX_COLUMN * j + i for j, col in enumerate(game.columns) for i in range(len(col))])
+        for j, col in enumerate(game.columns):  # scalar writes: cheaper than numpy for 40 cards
+            at = CARD_SIZE * MAX_COLUMN * j
+            for card in col:
+                mv[at + _RANK[card]] = mv[at + _SUIT[card]] = 1.0
+                at += CARD_SIZE
+            mv[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
         if self.oracle:
-            rest = game.stock[game.stock_pos :]
-            cards = np.concatenate((cards, np.array(rest, dtype=np.int64)))
-            at = ORACLE_STOCK_OFFSET + CARD_SIZE * np.arange(game.stock_pos, game.stock_pos + len(rest))
-            base = np.concatenate((base, at))
-        buf[base + cards % 13] = 1.0
-        buf[base + 13 + cards // 13] = 1.0
-        buf[LENGTHS_OFFSET : LENGTHS_OFFSET + NUM_COLUMNS] = [len(col) / MAX_COLUMN for col in game.columns]
+            at = ORACLE_STOCK_OFFSET + CARD_SIZE * game.stock_pos
+            for card in game.stock[game.stock_pos :]:
+                mv[at + _RANK[card]] = mv[at + _SUIT[card]] = 1.0
+                at += CARD_SIZE
         self._columns = [col[:] for col in game.columns]
         self._waste = []
         self._foundations = [0] * NUM_FOUNDATIONS
@@ -149,9 +153,10 @@ class FortyThievesObserver(Observer):
         self._update_stock(game)
 
     def _update_flat(self, game: FortyThievesGame) -> np.ndarray:
-        if self._game is not game:
+        if self._game is not game:  # a new game: encoded from scratch, nothing left to update
             self._reset_buffer(game)
-            self._changes = -2
+            self._changes = game.changes
+            return self._buf.copy()
         # One move since the last call (the usual env step)? Then only its piles can differ.
         moved = game.last_action if game.changes == self._changes + 1 and game.last_action >= 0 else None
         self._changes = game.changes
@@ -161,19 +166,40 @@ class FortyThievesObserver(Observer):
             self._update_waste(game)
             self._update_foundations(game)
             self._update_stock(game)
-        elif moved == DRAW:  # one card from the stock onto the waste
-            self._waste_push(game.waste[-1])
+        elif moved == DRAW:  # one card from the stock onto the waste (the usual step: inlined)
+            mv, waste, card = self._mv, self._waste, game.waste[-1]
+            n = len(waste)
+            if n:
+                mv[WASTE_TOP_OFFSET + _RANK[waste[-1]]] = 0.0
+                mv[WASTE_TOP_OFFSET + _SUIT[waste[-1]]] = 0.0
+            rank, suit = _RANK[card], _SUIT[card]
+            at = WASTE_OFFSET + CARD_SIZE * n
+            mv[at + rank] = mv[at + suit] = 1.0
+            mv[WASTE_TOP_OFFSET + rank] = mv[WASTE_TOP_OFFSET + suit] = 1.0
+            waste.append(card)
+            mv[WASTE_SIZE_OFFSET] = (n + 1) / STOCK_SIZE
             self._update_stock(game)
         else:  # one card from a pile to another
             src, dst = divmod(moved, NUM_DESTS)
             if src < NUM_COLUMNS:
+                card = self._columns[src][-1]
                 self._column_pop(src)
             elif src == WASTE_SOURCE:
+                card = self._waste[-1]
                 self._waste_pop()
+            else:  # from a foundation
+                f = src - FIRST_FOUNDATION_SRC
+                self._foundations[f] = n = game.foundations[f]
+                self._mv[FOUNDATIONS_OFFSET + f] = n / 13
             if dst < NUM_COLUMNS:
                 self._column_push(dst, game.columns[dst][-1])
-            if src > WASTE_SOURCE or dst == FOUNDATION_DEST:
-                self._update_foundations(game)
+            else:  # to a foundation: the leftmost of its suit that took it, one of two
+                f = _FIRST_FOUNDATION[card]
+                fnd, last = game.foundations, self._foundations
+                last[f] = fnd[f]
+                last[f + 4] = fnd[f + 4]
+                self._mv[FOUNDATIONS_OFFSET + f] = fnd[f] / 13
+                self._mv[FOUNDATIONS_OFFSET + f + 4] = fnd[f + 4] / 13
         return self._buf.copy()
 
     def _put(self, at: int, card: int, value: float) -> None:
@@ -191,15 +217,6 @@ class FortyThievesObserver(Observer):
         self._put(CARD_SIZE * (MAX_COLUMN * j + len(col)), card, 1.0)
         col.append(card)
         self._mv[LENGTHS_OFFSET + j] = len(col) / MAX_COLUMN
-
-    def _waste_push(self, card: int) -> None:
-        waste = self._waste
-        if waste:
-            self._put(WASTE_TOP_OFFSET, waste[-1], 0.0)
-        self._put(WASTE_OFFSET + CARD_SIZE * len(waste), card, 1.0)
-        self._put(WASTE_TOP_OFFSET, card, 1.0)
-        waste.append(card)
-        self._mv[WASTE_SIZE_OFFSET] = len(waste) / STOCK_SIZE
 
     def _waste_pop(self) -> None:
         waste = self._waste

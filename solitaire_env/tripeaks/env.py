@@ -50,7 +50,8 @@ class TriPeaksEnv(SolitaireEnv):
 
     ``reset(options={"deal_code": "TP1-E-AAAAAAB"})`` replays a deal; the code's rule letter
     sets ``wrap`` for that episode.  ``reset(options={"deal": "<deal string>"})`` plays a deal
-    written card by card under the env's own rules.
+    written card by card under the env's own rules.  ``rules`` is the rule options in play
+    (``game.rules``), ``configured_rules`` the ones the env was made with.
     """
 
     game_letters = "TP"
@@ -72,7 +73,11 @@ class TriPeaksEnv(SolitaireEnv):
         illegal_penalty: float | None = None,
         render_mode: str | None = None,
     ) -> None:
-        self.rules = TriPeaksRules(wrap=wrap, draw=draw, faces=faces, waste_start=waste_start, jokers=jokers)  # type: ignore[arg-type]
+        #: the rule options this env was made with (``gym.make`` keywords)
+        self.configured_rules = TriPeaksRules(wrap=wrap, draw=draw, faces=faces, waste_start=waste_start, jokers=jokers)  # type: ignore[arg-type]
+        #: the rule options in play: the configured ones, but for ``wrap`` after a reset with a deal
+        #: code, whose rule letter sets it for that episode
+        self.rules = self.configured_rules
         self.scoring = get_scoring(scoring)
         super().__init__(
             num_actions=NUM_ACTIONS,
@@ -84,9 +89,15 @@ class TriPeaksEnv(SolitaireEnv):
             render_mode=render_mode,
         )
 
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        obs, info = super().reset(seed=seed, options=options)
+        self.rules = self.game.rules  # what this episode plays by (a code's letter sets wrap)
+        return obs, info
+
     def _deal_from_code(self, code: DealCode) -> tuple[Any, Any]:
-        deal = TriPeaksDeal.from_seed(code.seed, jokers=self.rules.jokers, rule=code.rule)
-        rules = self.rules if code.wrap == self.rules.wrap else replace(self.rules, wrap=code.wrap)
+        own = self.configured_rules
+        deal = TriPeaksDeal.from_seed(code.seed, jokers=own.jokers, rule=code.rule)
+        rules = own if code.wrap == own.wrap else replace(own, wrap=code.wrap)
         return deal, TriPeaksGame(deal, rules, self.scoring)
 
     def _deal_from_text(self, deal: Any) -> tuple[Any, Any]:
@@ -94,10 +105,10 @@ class TriPeaksEnv(SolitaireEnv):
             deal = TriPeaksDeal.parse(deal)
         elif not isinstance(deal, TriPeaksDeal):
             raise DealStringError(f"options['deal'] must be a TriPeaks deal string or TriPeaksDeal, got {deal!r}")
-        return deal, TriPeaksGame(deal, self.rules, self.scoring)
+        return deal, TriPeaksGame(deal, self.configured_rules, self.scoring)
 
     def _random_code(self) -> DealCode:
-        return random_code("TP", self.rules.rule_letter, self.np_random)
+        return random_code("TP", self.configured_rules.rule_letter, self.np_random)
 
     def _render_ansi(self, view: dict[str, Any]) -> str:
         return tripeaks_ansi(view)
