@@ -10,7 +10,7 @@ the ``solitaire-env eval`` flags, which override the file's values):
   ``faces``, ``waste_start``, ``jokers``, ``scoring``; Forty Thieves ``foundation_return``,
   ``scoring``, ``max_repeats``; both ``max_episode_steps``.
 - ``deals`` (default 100) and ``seed`` (default 0): the deal codes are the first ``deals``
-  codes drawn from ``seed`` (:func:`solitaire_env.solver.stats.draw_codes`).
+  codes drawn from ``seed`` (:func:`solitaire_env.deals.draw_codes`).
 - ``agents``: a list of agent specs: a name (``random``), a CLI-style spec
   (``rollout:samples=200``) or a mapping (``{name: rollout, samples: 200}``).
 - ``workers`` (default: all cores), ``backend`` (``process`` or ``ray``), ``ray_address``,
@@ -37,7 +37,7 @@ from typing import Any
 
 import yaml
 
-from agents.base import GameName
+from solitaire_env.games import ENV_IDS, GAMES, GameCode, GameName, game_spec
 
 __all__ = [
     "CONFIG_KEYS",
@@ -73,23 +73,11 @@ BACKENDS = ("process", "ray")
 COMPARE = ("best", "all")
 #: The env keywords an evaluation may set, per game (the rest do not change what it measures:
 #: rewards and observations are not what an agent reads).
-ENV_OPTIONS: dict[GameName, tuple[str, ...]] = {
-    "tripeaks": ("draw", "faces", "waste_start", "jokers", "scoring", "max_episode_steps"),
-    "fortythieves": ("foundation_return", "scoring", "max_repeats", "max_episode_steps"),
-}
-ENV_IDS: dict[GameName, str] = {
-    "tripeaks": "solitaire_env/TriPeaks-v0",
-    "fortythieves": "solitaire_env/FortyThieves-v0",
-}
+#: All read from the table of games (:mod:`solitaire_env.games`; ``ENV_IDS`` is its own, re-exported).
+ENV_OPTIONS: dict[GameName, tuple[str, ...]] = {g.name: g.env_options for g in GAMES}
 #: The deal-code letters of each game, and its rule letters (the first is the default).
-CODE_GAME: dict[GameName, str] = {"tripeaks": "TP", "fortythieves": "FT"}
-RULE_LETTERS: dict[GameName, tuple[str, ...]] = {"tripeaks": ("E", "C"), "fortythieves": ("N",)}
-_GAME_ALIASES: dict[str, GameName] = {
-    "tripeaks": "tripeaks",
-    "tp": "tripeaks",
-    "fortythieves": "fortythieves",
-    "ft": "fortythieves",
-}
+CODE_GAME: dict[GameName, str] = {g.name: g.code for g in GAMES}
+RULE_LETTERS: dict[GameName, tuple[str, ...]] = {g.name: tuple(g.letter_options) for g in GAMES}
 #: Agent options that name a model file (checked to exist before anything runs).
 MODEL_OPTIONS = ("model", "model_path", "checkpoint")
 
@@ -300,8 +288,8 @@ class EvalConfig:
         return dict(self.env)
 
     @property
-    def code_game(self) -> str:
-        return CODE_GAME[self.game]
+    def code_game(self) -> GameCode:
+        return game_spec(self.game).code
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as a mapping :meth:`from_mapping` accepts (what results files store)."""
@@ -438,10 +426,11 @@ class EvalConfig:
 def _game(value: Any, where: str) -> GameName:
     if value is None:
         return "tripeaks"
-    key = str(value).strip().lower().replace("-", "").replace("_", "").replace(" ", "")
-    if not isinstance(value, str) or key not in _GAME_ALIASES:
-        raise ConfigError(f"{where}game: want tripeaks (tp) or fortythieves (ft), got {value!r}")
-    return _GAME_ALIASES[key]
+    try:
+        return game_spec(value).name
+    except ValueError:
+        want = " or ".join(f"{g.name} ({g.code.lower()})" for g in GAMES)
+        raise ConfigError(f"{where}game: want {want}, got {value!r}") from None
 
 
 def _rules(value: Any, game: GameName, where: str) -> str:

@@ -10,7 +10,7 @@ config and prints)::
     result.write("results/")  # results.json, summary.csv, pairs.csv, episodes.csv
 
 - The deal codes are the first N codes drawn from the seed
-  (:func:`solitaire_env.solver.stats.draw_codes`); every agent plays every code.
+  (:func:`solitaire_env.deals.draw_codes`); every agent plays every code.
 - Each episode drives the env: ``gym.make`` with the config's keywords, ``reset`` with the deal
   code, then ``step(decide(agent, env.unwrapped.game, env.unwrapped.actions))`` until the
   episode is terminated or truncated (:mod:`agents.backends`).
@@ -53,6 +53,9 @@ from agents.backends import (
 from agents.config import AgentSpec, ConfigError, EvalConfig
 from agents.records import PROGRESS_KEY, episode_record, write_record
 from solitaire_env import __version__
+from solitaire_env.deals import draw_codes
+from solitaire_env.games import GAMES
+from solitaire_env.statistics import wilson
 
 __all__ = [
     "AgentSpec",
@@ -70,7 +73,8 @@ __all__ = [
     "wilson",
 ]
 
-GAME_TITLES = {"tripeaks": "TriPeaks", "fortythieves": "Forty Thieves"}
+#: The games' titles by name (from the table of games).
+GAME_TITLES = {g.name: g.title for g in GAMES}
 #: The files :meth:`EvalResult.write` puts in the ``out`` folder.
 OUT_FILES = ("results.json", "summary.csv", "pairs.csv", "episodes.csv")
 #: The two lines under the per-agent table that say what its columns are, per game.
@@ -85,13 +89,6 @@ TABLE_LEGEND = {
     ),
 }
 RULE_TITLES = {"E": "Easy (K and A adjacent)", "C": "Classic (K and A not adjacent)", "N": "the app's"}
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of ``k / n`` (see :func:`solitaire_env.solver.stats.wilson`)."""
-    from solitaire_env.solver.stats import wilson as _wilson
-
-    return _wilson(k, n, z)
 
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
@@ -503,7 +500,7 @@ def evaluate(
     folder removed meanwhile) does not stop the others: :class:`OutputWriteError` then names
     every failure and carries the finished result.
     """
-    from solitaire_env.solver.stats import default_workers, draw_codes
+    from solitaire_env.solver.stats import default_workers
 
     if config is None or isinstance(config, Mapping):
         config = EvalConfig.from_mapping({**(config or {}), **settings})
@@ -511,7 +508,7 @@ def evaluate(
         raise TypeError("give either an EvalConfig or settings as keywords, not both")
     if write:
         check_outputs(config)
-    codes = draw_codes(config.deals, config.seed, config.code_game, config.rules)  # type: ignore[arg-type]
+    codes = draw_codes(config.deals, config.seed, config.code_game, config.rules)
     recording = write and config.record is not None
     setup = WorkerSetup(
         game=config.game,

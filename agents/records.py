@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from solitaire_env import __version__
+from solitaire_env.games import ENV_IDS as ENV_IDS  # the old import path of the table's env ids
+from solitaire_env.games import GAMES, game_spec
 
 __all__ = [
     "PROGRESS_KEY",
@@ -41,9 +43,10 @@ __all__ = [
 ]
 
 RECORD_FORMAT = "solitaire_env.episode/1"
-#: The outcome's name for the cards that left the layout, per game.
-PROGRESS_KEY = {"tripeaks": "cleared", "fortythieves": "founded"}
-ENV_IDS = {"tripeaks": "solitaire_env/TriPeaks-v0", "fortythieves": "solitaire_env/FortyThieves-v0"}
+#: The outcome's name for the cards that left the layout, per game (from the table of games;
+#: ``ENV_IDS`` is the table's, re-exported).
+PROGRESS_KEY: dict[str, str] = {g.name: g.progress_key for g in GAMES}
+_GAME_NAMES = " or ".join(g.name for g in GAMES)
 
 
 class RecordError(ValueError):
@@ -74,7 +77,7 @@ def episode_record(
         "format": RECORD_FORMAT,
         "version": __version__,
         "game": game,
-        "env_id": ENV_IDS[game],
+        "env_id": game_spec(game).env_id,
         "deal_code": result.code,
         "env_kwargs": dict(env_kwargs),
         "rules": result.rules,
@@ -174,9 +177,9 @@ def check_record(record: Any) -> None:
     if fmt != RECORD_FORMAT:
         raise RecordError(f"unsupported record format {fmt!r}; this version reads {RECORD_FORMAT!r}")
     _want(record, "version", str, "a version string")
-    game = _want(record, "game", str, "tripeaks or fortythieves")
+    game = _want(record, "game", str, _GAME_NAMES)
     if game not in PROGRESS_KEY:
-        raise RecordError(f"field 'game' must be tripeaks or fortythieves, got {game!r}")
+        raise RecordError(f"field 'game' must be {_GAME_NAMES}, got {game!r}")
     if ("deal_code" in record) == ("deal" in record):
         raise RecordError("want exactly one of the fields 'deal_code' and 'deal'")
     _want(record, "deal_code" if "deal_code" in record else "deal", str, "a string")
@@ -232,8 +235,9 @@ class Replayer:
 
         import solitaire_env  # noqa: F401  (registers the envs)
 
-        env_id = record.get("env_id") or ENV_IDS[record["game"]]
-        if env_id != ENV_IDS[record["game"]]:
+        want = game_spec(record["game"]).env_id
+        env_id = record.get("env_id") or want
+        if env_id != want:
             raise RecordError(f"field 'env_id' {env_id!r} does not match the game {record['game']!r}")
         key = json.dumps([env_id, record["env_kwargs"]], sort_keys=True)
         if key not in self._envs:

@@ -19,7 +19,8 @@ import types
 import typing
 from typing import Any
 
-from agents.base import Agent, GameName
+from agents.base import Agent
+from solitaire_env.games import GAME_NAMES, GameName
 
 #: The modules that define agents (a missing optional one is skipped: see ``_load``).
 AGENT_MODULES = (
@@ -66,7 +67,8 @@ def _load() -> dict[tuple[str, GameName], type[Agent]]:
     return _REGISTRY
 
 
-GAMES: tuple[GameName, ...] = ("tripeaks", "fortythieves")
+#: The games' names, from the table of games (:data:`solitaire_env.games.GAME_NAMES`).
+GAMES: tuple[GameName, ...] = GAME_NAMES
 
 #: Agents whose constructor passes its ``**keywords`` on to another function: the class's
 #: qualified name -> ``"module:function"`` of that function, whose keyword parameters are then
@@ -80,8 +82,9 @@ class AgentOptionError(ValueError):
 
 
 def _check_game(game: object) -> GameName:
+    """``game`` if it is a game's name (``"tripeaks"``; agents take names, not code letters)."""
     if game not in GAMES:
-        raise ValueError(f"game: want 'tripeaks' or 'fortythieves', got {game!r}")
+        raise ValueError(f"game: want {' or '.join(map(repr, GAMES))}, got {game!r}")
     return game
 
 

@@ -1,8 +1,10 @@
 """Gymnasium environments for solitaire card games: TriPeaks and Forty Thieves.
 
-``import solitaire_env`` registers ``solitaire_env/TriPeaks-v0`` and ``solitaire_env/FortyThieves-v0``.
+``import solitaire_env`` registers ``solitaire_env/TriPeaks-v0`` and ``solitaire_env/FortyThieves-v0``
+(every env of the table of games, :mod:`solitaire_env.games`: ``GAMES``, ``ENV_IDS``, ``game_spec``).
 It also offers what a user needs to build and search a game without the env: the deal
-functions (``decode_deal``, ``parse_deal_code``, ``TriPeaksDeal``, ...), the rules cores
+functions (``decode_deal``, ``parse_deal_code``, ``TriPeaksDeal``, ...), ``make_game`` (the game
+of a deal code under rule options), the rules cores
 (``TriPeaksGame``, ``FortyThievesGame``), their options (``TriPeaksRules``, ``FortyThievesRules``,
 ``Scoring``, ``PointScoring``, ``FortyThievesScoring``), and ``solve`` / ``hint`` with their
 results (``SolveResult``, ``Hint``).  The game classes and option types are imported on first
@@ -23,6 +25,16 @@ from solitaire_env.deals import (
     TriPeaksDeal,
     decode_deal,
     parse_deal_code,
+)
+from solitaire_env.games import (
+    ENV_IDS,
+    FORTYTHIEVES_MAX_STEPS,
+    GAMES,
+    TRIPEAKS_MAX_STEPS,
+    GameCode,
+    GameName,
+    game_spec,
+    make_game,
 )
 
 if TYPE_CHECKING:
@@ -84,6 +96,10 @@ def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None
 
 
 __all__ = [
+    "ENV_IDS",
+    "FORTYTHIEVES_MAX_STEPS",
+    "GAMES",
+    "TRIPEAKS_MAX_STEPS",
     "DealCode",
     "DealCodeError",
     "DealStringError",
@@ -91,6 +107,8 @@ __all__ = [
     "FortyThievesGame",
     "FortyThievesRules",
     "FortyThievesScoring",
+    "GameCode",
+    "GameName",
     "Hint",
     "PointScoring",
     "Scoring",
@@ -100,28 +118,19 @@ __all__ = [
     "TriPeaksRules",
     "__version__",
     "decode_deal",
+    "game_spec",
     "hint",
+    "make_game",
     "parse_deal_code",
     "solve",
 ]
 
-#: Step limit of the registered TriPeaks env (a game has at most 54 legal moves).
-TRIPEAKS_MAX_STEPS = 200
-#: Step limit of the registered Forty Thieves env (the game itself can go on forever).
-FORTYTHIEVES_MAX_STEPS = 1000
-
-if "solitaire_env/TriPeaks-v0" not in registry:
-    register(
-        id="solitaire_env/TriPeaks-v0",
-        entry_point="solitaire_env.tripeaks.env:TriPeaksEnv",
-        vector_entry_point="solitaire_env.vector.tripeaks:TriPeaksVectorEnv",
-        max_episode_steps=TRIPEAKS_MAX_STEPS,
-    )
-
-if "solitaire_env/FortyThieves-v0" not in registry:
-    register(
-        id="solitaire_env/FortyThieves-v0",
-        entry_point="solitaire_env.fortythieves.env:FortyThievesEnv",
-        vector_entry_point="solitaire_env.vector.fortythieves:FortyThievesVectorEnv",
-        max_episode_steps=FORTYTHIEVES_MAX_STEPS,
-    )
+for _spec in GAMES:  # the one table of games (solitaire_env.games) lists the envs
+    if _spec.env_id not in registry:
+        register(
+            id=_spec.env_id,
+            entry_point=_spec.entry_point,
+            vector_entry_point=_spec.vector_entry_point,
+            max_episode_steps=_spec.max_episode_steps,
+        )
+del _spec

@@ -28,6 +28,8 @@ from typing import Any
 
 import gymnasium as gym
 
+from solitaire_env.games import FORTYTHIEVES, TRIPEAKS
+
 
 def _cartpole_runner(seed: int) -> Callable[[int], float]:
     env = gym.make("CartPole-v1")
@@ -237,13 +239,13 @@ def vector_vs_single_ratio(
 
 
 #: The env benchmarks and their SPEC section 9 targets.
-ENV_TARGETS = {"solitaire_env/TriPeaks-v0": 1.0, "solitaire_env/FortyThieves-v0": 0.6}
+ENV_TARGETS = {TRIPEAKS.env_id: 1.0, FORTYTHIEVES.env_id: 0.6}
 #: The batch envs (at 1024 envs) and their targets against CartPole (SPEC section 9's reference).
 #: Forty Thieves' 2.5x is its earlier target of 5x its own single env taken at that env's 0.5x
 #: CartPole target: once the single env got faster (0.74x), a ratio to it stopped saying whether
 #: the batch env itself is fast. The ratio to the single env is still printed, without a target.
-VECTOR_TARGETS = {"solitaire_env/TriPeaks-v0": 40.0, "solitaire_env/FortyThieves-v0": 2.5}
-VECTOR_VS_SINGLE = frozenset({"solitaire_env/FortyThieves-v0"})
+VECTOR_TARGETS = {TRIPEAKS.env_id: 40.0, FORTYTHIEVES.env_id: 2.5}
+VECTOR_VS_SINGLE = frozenset({FORTYTHIEVES.env_id})
 
 
 def solver_ratio(*, wrap: bool, deals_per_round: int = 10, rounds: int = 7) -> Ratio:

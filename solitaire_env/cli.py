@@ -27,8 +27,9 @@ from solitaire_env.deals import (
     Deal,
     DealCode,
     DealCodeError,
+    DealStringError,
     FortyThievesDeal,
-    GameName,
+    GameCode,
     TriPeaksDeal,
     decode_deal,
     parse_deal_code,
@@ -36,6 +37,7 @@ from solitaire_env.deals import (
 )
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
+from solitaire_env.games import GAMES, deal_string_spec, game_name, game_spec
 from solitaire_env.outputs import output_path_problem
 from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, write_text
 from solitaire_env.tripeaks.game import TriPeaksGame
@@ -158,11 +160,8 @@ def _fail(message: str) -> int:
 # --------------------------------------------------------------------------- shared helpers
 
 RULE_NAMES = {"E": "Easy (K and A are adjacent)", "C": "Classic (K and A are not adjacent)"}
-#: The games, by the letters of their deal codes.
-GAME_NAMES: dict[str, str] = {"TP": "TriPeaks", "FT": "Forty Thieves"}
-_GAME_ALIASES: dict[str, GameName] = {"TP": "TP", "TRIPEAKS": "TP", "FT": "FT", "FORTYTHIEVES": "FT"}
-#: Sections of each game's deal string (``|`` separates them): how a deal string names its game.
-DEAL_STRING_SECTIONS: dict[int, GameName] = {3: "TP", 11: "FT"}
+#: The games' titles, by the letters of their deal codes (from the table of games).
+GAME_TITLES: dict[str, str] = {g.code: g.title for g in GAMES}
 #: Options that apply to one game only: (attribute, option, game).  Their defaults are ``None``
 #: so that giving one for the other game can be told from not giving it.
 GAME_OPTIONS: tuple[tuple[str, str, str], ...] = (
@@ -175,11 +174,13 @@ GAME_OPTIONS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def _game(text: str) -> GameName:
-    key = text.strip().upper().replace("-", "").replace("_", "").replace(" ", "")
-    if key not in _GAME_ALIASES:
-        raise argparse.ArgumentTypeError(f"want tp (TriPeaks) or ft (Forty Thieves), got {text!r}")
-    return _GAME_ALIASES[key]
+def _game(text: str) -> GameCode:
+    """A game given by code letters or name (``tp``, ``tripeaks``, ``Forty Thieves``): its code letters."""
+    try:
+        return game_spec(text).code
+    except ValueError:
+        want = " or ".join(f"{g.code.lower()} ({g.title})" for g in GAMES)
+        raise argparse.ArgumentTypeError(f"want {want}, got {text!r}") from None
 
 
 def _rule_letter(text: str) -> str:
@@ -274,27 +275,24 @@ def _check_game_options(args: argparse.Namespace, game: str, subject: str, why: 
     for attr, option, owner in GAME_OPTIONS:
         if owner != game and getattr(args, attr, None) is not None:
             raise CLIError(
-                f"{option} applies to {GAME_NAMES[owner]} only, and {subject} is a {GAME_NAMES[game]} deal{why}"
+                f"{option} applies to {GAME_TITLES[owner]} only, and {subject} is a {GAME_TITLES[game]} deal{why}"
             )
     scoring = getattr(args, "scoring", None)
     if game == "FT" and scoring not in (None, "app"):
         raise CLIError(f"--scoring {scoring} is a TriPeaks preset; Forty Thieves has app scoring only")
 
 
-def detect_game(text: str, option: GameName | None = None) -> GameName:
+def detect_game(text: str, option: GameCode | None = None) -> GameCode:
     """The game of a deal code or deal string: ``--game`` if given, else the code's letters,
     else the deal string's number of ``|``-separated sections (3 TriPeaks, 11 Forty Thieves)."""
     if option is not None:
         return option
     if "|" not in text:
         return parse_deal_code(text).game
-    sections = text.count("|") + 1
-    if sections not in DEAL_STRING_SECTIONS:
-        raise CLIError(
-            f"a deal string has 3 sections (TriPeaks: 28 tableau | waste | stock) or 11 (Forty Thieves: "
-            f"10 columns | stock) separated by '|', got {sections}"
-        )
-    return DEAL_STRING_SECTIONS[sections]
+    try:
+        return deal_string_spec(text).code
+    except DealStringError as exc:
+        raise CLIError(str(exc)) from None
 
 
 def load_deal(args: argparse.Namespace, rng: np.random.Generator | None = None) -> tuple[Deal, str]:
@@ -305,18 +303,15 @@ def load_deal(args: argparse.Namespace, rng: np.random.Generator | None = None) 
     An option of the other game, or a ``--game`` that contradicts the deal, is an error.
     """
     text = _source_text(args)
-    option: GameName | None = args.game
+    option: GameCode | None = args.game
     jokers = args.jokers
     if text is None:
-        game: GameName = option or "TP"
+        game: GameCode = option or "TP"
         why = f" (--game {game.lower()})" if option else " (--game tp by default; add --game ft for Forty Thieves)"
         _check_game_options(args, game, "the random deal", why)
         rng = rng if rng is not None else np.random.default_rng(args.seed)
-        if game == "FT":
-            code = random_code("FT", "N", rng)
-            return FortyThievesDeal.from_seed(code.seed), code.rule
-        code = random_code("TP", args.rules or "E", rng)
-        return TriPeaksDeal.from_seed(code.seed, jokers=jokers or 0, rule=code.rule), code.rule
+        code = random_code(game, args.rules or game_spec(game).default_rule, rng)
+        return decode_deal(code, jokers=jokers or 0), code.rule
     if "|" in text:
         game = detect_game(text, option)
         why = f" (--game {game.lower()})" if option else f" (it has {text.count('|') + 1} sections)"
@@ -330,7 +325,7 @@ def load_deal(args: argparse.Namespace, rng: np.random.Generator | None = None) 
         return deal, args.rules or "E"
     code = parse_deal_code(text)
     if option is not None and option != code.game:
-        raise CLIError(f"--game {option.lower()} contradicts the code {code}, a {GAME_NAMES[code.game]} code")
+        raise CLIError(f"--game {option.lower()} contradicts the code {code}, a {GAME_TITLES[code.game]} code")
     _check_game_options(args, code.game, str(code))
     if code.game == "TP":
         if args.rules is not None and args.rules != code.rule:
@@ -393,7 +388,7 @@ def _code_lines(deal: Deal, game: str, source: str | None) -> list[str]:
         code_line = f"code:   {deal.code}{note}"
     else:
         code_line = "code:   none (a deal string)"
-    return [code_line, f"game:   {GAME_NAMES[game]}"]
+    return [code_line, f"game:   {GAME_TITLES[game]}"]
 
 
 def deal_text(deal: Deal, letter: str, *, full: bool = False, source: str | None = None) -> str:
@@ -707,17 +702,17 @@ def _solve_many(args: argparse.Namespace) -> int:
 
     if _source_text(args) is not None:
         raise CLIError("give one deal (CODE, --string-in or --file) or --deals N, not both")
-    game: GameName = args.game or "TP"
+    game: GameCode = args.game or "TP"
     why = f" (--game {game.lower()})" if args.game else " (--game tp by default; add --game ft for Forty Thieves)"
     _check_game_options(args, game, "the random deals", why)
-    rule = (args.rules or "E") if game == "TP" else "N"
+    rule = args.rules or game_spec(game).default_rule  # --rules is refused above for a game without it
     seed = 0 if args.seed is None else args.seed
     rules = _rule_options(args, game)
     workers = args.workers or stats.default_workers()
     budget = args.max_nodes if args.max_nodes is not None else stats.default_budget(game)
     _check_output("--json", args.json)
     codes = stats.draw_codes(args.deals, seed, game, rule)
-    what = f"{GAME_NAMES[game]}" + (f", rules {rule}: {RULE_NAMES[rule]}" if game == "TP" else "")
+    what = f"{GAME_TITLES[game]}" + (f", rules {rule}: {RULE_NAMES[rule]}" if game == "TP" else "")
     if rules:
         what += "; " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rules.items())
     print(what)
@@ -821,7 +816,7 @@ def parse_move(game: TriPeaksGame | FortyThievesGame, text: str) -> int:
     if word.isdigit():
         action = int(word)
         if action > draw:
-            raise ValueError(f"not a {GAME_NAMES['TP' if is_tp else 'FT']} action: {want}")
+            raise ValueError(f"not a {GAME_TITLES['TP' if is_tp else 'FT']} action: {want}")
         return action
     if word.lower() == "draw":
         return draw
@@ -998,7 +993,7 @@ examples:
 
 
 def _game_name(text: str) -> str:
-    return {"TP": "tripeaks", "FT": "fortythieves"}[_game(text)]
+    return game_name(_game(text))
 
 
 #: The numba kernels an agent compiles on its first call, by (agent name, game): the module and

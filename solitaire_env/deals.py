@@ -13,21 +13,46 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
 from solitaire_env.cards import JOKER, NUM_CARDS, CardError, card_text, parse_card
+from solitaire_env.games import GAMES, GameCode, GameName, game_spec
 
-GameName = Literal["TP", "FT"]
+__all__ = [
+    "BASE32",
+    "GAME_SALT",
+    "RULE_LETTERS",
+    "SEED_BITS",
+    "Deal",
+    "DealCode",
+    "DealCodeError",
+    "DealStringError",
+    "FortyThievesDeal",
+    "GameCode",
+    "GameName",
+    "SplitMix64",
+    "TriPeaksDeal",
+    "canonical_code",
+    "deal_rng",
+    "decode_deal",
+    "decode_seed",
+    "draw_codes",
+    "encode_seed",
+    "parse_deal_code",
+    "random_code",
+    "shuffle",
+]
+
 _D = TypeVar("_D")
 MASK64 = (1 << 64) - 1
 SEED_BITS = 35
 BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-#: Salt per game, so that TriPeaks and Forty Thieves draw different streams from one seed.
-GAME_SALT = {"TP": 0x5450, "FT": 0x4654}  # ASCII "TP" and "FT"
-#: Rule letters each game accepts, and the canonical letter each is read as.
-RULE_LETTERS = {"TP": {"E": "E", "C": "C", "N": "E"}, "FT": {"N": "N"}}
+#: Salt per game (its code letters in ASCII), so that the games draw different streams from one seed.
+GAME_SALT: dict[str, int] = {g.code: g.salt for g in GAMES}  # 0x5450 "TP", 0x4654 "FT"
+#: Rule letters each game accepts, and the canonical letter each is read as (from :mod:`solitaire_env.games`).
+RULE_LETTERS: dict[str, dict[str, str]] = {g.code: dict(g.rule_letters) for g in GAMES}
 TABLEAU_SLOTS = 28
 FT_COLUMNS = 10
 FT_COLUMN_DEPTH = 4
@@ -136,8 +161,10 @@ def _unchecked(cls: type[_D], **fields: object) -> _D:
     return deal
 
 
-def deal_rng(game: GameName, seed: int) -> SplitMix64:
-    return SplitMix64((GAME_SALT[game] << 48) | seed)
+def deal_rng(game: GameCode | GameName, seed: int) -> SplitMix64:
+    """The deal stream of a game (by code letters or name) and a seed."""
+    salt = GAME_SALT.get(game)
+    return SplitMix64(((game_spec(game).salt if salt is None else salt) << 48) | seed)
 
 
 # --------------------------------------------------------------------------- codes
@@ -161,7 +188,7 @@ def decode_seed(text: str) -> int:
 class DealCode:
     """A parsed deal code; ``str()`` gives the canonical upper-case form."""
 
-    game: GameName
+    game: GameCode
     rule: str
     seed: int
 
@@ -193,9 +220,8 @@ def parse_deal_code(code: object) -> DealCode:
         raise DealCodeError(f"deal code {code.strip()!r} must start with a game and version, like 'TP1' or 'FT1'")
     game, version, rule, seed_text = m.groups()
     if game not in GAME_SALT:
-        raise DealCodeError(
-            f"deal code {code.strip()!r}: unknown game {game!r}; want TP (TriPeaks) or FT (Forty Thieves)"
-        )
+        want = " or ".join(f"{g.code} ({g.title})" for g in GAMES)
+        raise DealCodeError(f"deal code {code.strip()!r}: unknown game {game!r}; want {want}")
     if version != "1":
         raise DealCodeError(f"deal code {code.strip()!r}: unsupported version {version or '(none)'!r}; want {game}1")
     letters = RULE_LETTERS[game]
@@ -218,10 +244,24 @@ def canonical_code(code: str) -> str:
     return str(parse_deal_code(code))
 
 
-def random_code(game: GameName, rule: str, rng: np.random.Generator) -> DealCode:
-    """A code with a seed drawn from ``rng`` (an env's ``np_random``)."""
+def random_code(game: GameCode | GameName, rule: str, rng: np.random.Generator) -> DealCode:
+    """A code with a seed drawn from ``rng`` (an env's ``np_random``); ``game`` by code letters or name."""
     seed = int(rng.bit_generator.random_raw()) >> (64 - SEED_BITS)  # the top 35 bits of one raw draw
-    return DealCode(game, RULE_LETTERS[game][rule], seed)
+    spec = game_spec(game)
+    return DealCode(spec.code, spec.rule_letters[rule], seed)
+
+
+def draw_codes(n: int, seed: int, game: GameCode | GameName = "TP", rule: str = "E") -> list[str]:
+    """``n`` canonical deal codes drawn from ``numpy.random.default_rng(seed)`` by :func:`random_code`.
+
+    The same draw an env makes on ``reset(seed=seed)``: the first code of seed S is the code of
+    ``env.reset(seed=S)``, and code k of a seed never depends on ``n``.  ``game`` by code
+    letters (``"TP"``) or name (``"tripeaks"``).
+    """
+    if n < 0:
+        raise ValueError(f"the number of deals must be >= 0, got {n!r}")
+    rng = np.random.default_rng(seed)
+    return [str(random_code(game, rule, rng)) for _ in range(n)]
 
 
 # --------------------------------------------------------------------------- deal strings
@@ -352,11 +392,12 @@ class FortyThievesDeal:
             raise DealStringError(f"Forty Thieves deal: want 104 cards, got {len(cards)}")
 
     @classmethod
-    def from_seed(cls, seed: int) -> FortyThievesDeal:
+    def from_seed(cls, seed: int, *, rule: str = "N") -> FortyThievesDeal:
         """Deal of a seed: shuffled two-deck d, column c = d[4c:4c+4] bottom to top, stock d[40:]."""
         deck = shuffle(list(range(NUM_CARDS)) * 2, deal_rng("FT", seed))
         cols = tuple(tuple(deck[4 * c : 4 * c + 4]) for c in range(FT_COLUMNS))
-        return _unchecked(cls, columns=cols, stock=tuple(deck[40:]), code=DealCode("FT", "N", seed))
+        code = DealCode("FT", RULE_LETTERS["FT"][rule], seed)
+        return _unchecked(cls, columns=cols, stock=tuple(deck[40:]), code=code)
 
     @classmethod
     def parse(cls, text: str) -> FortyThievesDeal:
@@ -380,8 +421,7 @@ Deal = TriPeaksDeal | FortyThievesDeal
 
 
 def decode_deal(code: str | DealCode, *, jokers: int = 0) -> Deal:
-    """The deal a code stands for (``jokers`` applies to TriPeaks only)."""
-    parsed = code if isinstance(code, DealCode) else parse_deal_code(code)
-    if parsed.game == "TP":
-        return TriPeaksDeal.from_seed(parsed.seed, jokers=jokers, rule=parsed.rule)
-    return FortyThievesDeal.from_seed(parsed.seed)
+    """The deal a code stands for (``jokers`` applies to TriPeaks only); see :func:`solitaire_env.games.decode_deal`."""
+    from solitaire_env.games import decode_deal as _decode_deal
+
+    return _decode_deal(code, jokers=jokers)

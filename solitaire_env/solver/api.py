@@ -29,7 +29,6 @@ from typing import Any
 
 from solitaire_env.deals import (
     DealCode,
-    DealStringError,
     FortyThievesDeal,
     TriPeaksDeal,
     decode_deal,
@@ -37,6 +36,7 @@ from solitaire_env.deals import (
 )
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
+from solitaire_env.games import GAMES, deal_string_spec
 from solitaire_env.solver.result import SolveResult
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
@@ -46,8 +46,8 @@ __all__ = ["GameArgumentError", "RulesArgument", "as_game", "solve"]
 #: What ``rules=`` takes: rule keywords, a rules object, or ``None`` (the defaults).
 RulesArgument = Mapping[str, Any] | TriPeaksRules | FortyThievesRules | None
 
-#: Sections of a deal string (separated by ``|``) and the game they mean.
-_DEAL_STRING_SECTIONS = {3: "TriPeaks", 11: "Forty Thieves"}
+#: The title of the game each rules class is of (from the table of games).
+_RULES_TITLES = {g.rules_path: g.title for g in GAMES}
 
 
 class GameArgumentError(TypeError, ValueError):
@@ -66,7 +66,7 @@ def _rules_from(
 ) -> Any:
     """``cls`` built from ``rules`` (a mapping or an instance), with ``forced`` values (from the
     deal or its code) that an explicit ``rules`` value may repeat but not contradict."""
-    game_name = "TriPeaks" if cls is TriPeaksRules else "Forty Thieves"
+    game_name = _RULES_TITLES[f"{cls.__module__}:{cls.__qualname__}"]
     if rules is None:
         options: dict[str, Any] = {}
     elif isinstance(rules, cls):
@@ -94,15 +94,8 @@ def _rules_from(
 def _text_deal(text: str, jokers: int) -> TriPeaksDeal | FortyThievesDeal:
     """The deal a string names: a deal string when it has ``|`` in it, else a deal code."""
     if "|" in text:
-        sections = text.count("|") + 1
-        if sections == 3:
-            return TriPeaksDeal.parse(text)
-        if sections == 11:
-            return FortyThievesDeal.parse(text)
-        raise DealStringError(
-            f"a deal string has 3 sections (TriPeaks: 28 tableau | waste | stock) or 11 (Forty Thieves: "
-            f"10 columns | stock) separated by '|', got {sections}"
-        )
+        deal: TriPeaksDeal | FortyThievesDeal = deal_string_spec(text).deal_class.parse(text)
+        return deal
     return _code_deal(parse_deal_code(text), jokers)
 
 

@@ -2,20 +2,23 @@
 
 The library half of ``solitaire-env solve --deals N`` (the command line only parses and prints):
 
-- :func:`draw_codes`: N deal codes from a seed.  The codes are drawn by
-  :func:`solitaire_env.deals.random_code` from ``numpy.random.default_rng(seed)`` (the top 35
-  bits of one raw PCG64 draw per code), the same draw an env makes on ``reset(seed=seed)``:
-  the first code of seed S is the code of ``env.reset(seed=S)``.  Code k of a seed never
-  depends on N, so the first 1000 codes of seed 0 are the same in any run that draws >= 1000.
+- :func:`draw_codes` (defined in :mod:`solitaire_env.deals`, re-exported here): N deal codes
+  from a seed, drawn by :func:`solitaire_env.deals.random_code` from
+  ``numpy.random.default_rng(seed)`` (the top 35 bits of one raw PCG64 draw per code), the same
+  draw an env makes on ``reset(seed=seed)``: the first code of seed S is the code of
+  ``env.reset(seed=S)``.  Code k of a seed never depends on N, so the first 1000 codes of seed 0
+  are the same in any run that draws >= 1000.
+- :func:`make_game` (defined in :mod:`solitaire_env.games`, re-exported here): the rules-core
+  game of a code under extra rule options.
 - :func:`solvability`: solve each code (:func:`solitaire_env.solve`, the oracle with full
   information) in a :class:`multiprocessing.pool.Pool` of worker processes, with a tqdm bar.
 - :func:`summary_table`: solved / unsolvable / intractable counts, each share with its 95%
-  Wilson score interval (:func:`wilson`), mean and max nodes, mean solver time per deal.
+  Wilson score interval (:func:`solitaire_env.statistics.wilson`, re-exported here), mean and
+  max nodes, mean solver time per deal.
 """
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import os
 import sys
@@ -23,41 +26,31 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import numpy as np
 from tqdm import tqdm
 
-from solitaire_env.deals import FortyThievesDeal, GameName, TriPeaksDeal, parse_deal_code, random_code
+from solitaire_env.deals import GameCode, GameName, draw_codes, parse_deal_code
+from solitaire_env.games import code_letter, make_game
 from solitaire_env.solver.result import Status
+from solitaire_env.statistics import wilson
+
+__all__ = [
+    "STATUSES",
+    "DealResult",
+    "counts",
+    "default_budget",
+    "default_workers",
+    "draw_codes",
+    "make_game",
+    "solvability",
+    "solve_code",
+    "summary",
+    "summary_table",
+    "warm_up",
+    "wilson",
+]
 
 #: The verdicts, in the order the table lists them.
 STATUSES: tuple[Status, ...] = ("solved", "unsolvable", "intractable")
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a share ``k / n`` (``z = 1.96``: 95%); ``(0, 1)`` when ``n == 0``.
-
-    Unlike the normal approximation it stays inside [0, 1] and is honest at 0 and n (0 of
-    1000 gives (0, 0.0038), not (0, 0)).
-    """
-    if n < 0 or not 0 <= k <= n:
-        raise ValueError(f"want 0 <= k <= n, got k={k!r}, n={n!r}")
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    lo, hi = centre - half, centre + half
-    # exact at the ends (the formula gives them up to rounding)
-    return (0.0 if k == 0 else max(0.0, lo)), (1.0 if k == n else min(1.0, hi))
-
-
-def draw_codes(n: int, seed: int, game: GameName = "TP", rule: str = "E") -> list[str]:
-    """``n`` canonical deal codes drawn from ``numpy.random.default_rng(seed)`` by :func:`random_code`."""
-    if n < 0:
-        raise ValueError(f"the number of deals must be >= 0, got {n!r}")
-    rng = np.random.default_rng(seed)
-    return [str(random_code(game, rule, rng)) for _ in range(n)]
 
 
 @dataclass(frozen=True)
@@ -81,27 +74,6 @@ class DealResult:
         return out
 
 
-def make_game(code: str, rules: dict[str, Any] | None = None) -> Any:
-    """The rules-core game a deal code deals, under extra rule options.
-
-    TriPeaks: the code's rule letter sets ``wrap``; ``rules`` may hold ``jokers``, ``draw``,
-    ``waste_start`` and ``faces``.  Forty Thieves: ``rules`` may hold ``foundation_return``.
-    """
-    rules = dict(rules or {})
-    parsed = parse_deal_code(code)
-    if parsed.game == "TP":
-        from solitaire_env.tripeaks.game import TriPeaksGame
-        from solitaire_env.tripeaks.rules import TriPeaksRules
-
-        jokers = rules.get("jokers", 0)
-        deal = TriPeaksDeal.from_seed(parsed.seed, jokers=jokers, rule=parsed.rule)
-        return TriPeaksGame(deal, TriPeaksRules(wrap=parsed.wrap, **rules))
-    from solitaire_env.fortythieves.game import FortyThievesGame
-    from solitaire_env.fortythieves.rules import FortyThievesRules
-
-    return FortyThievesGame(FortyThievesDeal.from_seed(parsed.seed), FortyThievesRules(**rules))
-
-
 def solve_code(code: str, max_nodes: int | None = None, rules: dict[str, Any] | None = None) -> DealResult:
     """Solve the deal of one code (in this process)."""
     from solitaire_env.solver.api import solve
@@ -121,9 +93,9 @@ def _solve_task(task: tuple[str, int | None, dict[str, Any] | None]) -> DealResu
     return solve_code(*task)
 
 
-def default_budget(game: GameName) -> int:
-    """The node budget each game's solver uses when none is given."""
-    if game == "TP":
+def default_budget(game: GameCode | GameName) -> int:
+    """The node budget each game's solver uses when none is given (``game`` by code letters or name)."""
+    if code_letter(game) == "TP":
         from solitaire_env.solver.tripeaks import DEFAULT_MAX_NODES
     else:
         from solitaire_env.solver.fortythieves import DEFAULT_MAX_NODES
