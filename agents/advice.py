@@ -15,7 +15,7 @@ once the slot has been seen, and counts the unseen cards by rank. It is computed
 
 - :func:`public_advice` from a :class:`~agents.base.PublicState` (what the ``ppo`` agent does at
   play time: it never has the hidden cards);
-- :func:`batch_advice` from the state arrays of a TriPeaks batch env, for training: it hands the
+- :func:`batch_advice` from a TriPeaks batch env's public view (``batch.view()``), for training: it hands the
   kernel the ranks of the seen slots only (``-1`` elsewhere; :func:`agents.move_values.public_inputs`),
   the same inputs.
 
@@ -34,38 +34,39 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents import _playout as P
 from agents.base import PublicState
-from agents.move_values import public_inputs
+from agents.move_values import draws_when_stuck, public_inputs
 from agents.rollout import DEFAULT_POLICY, tripeaks_inputs
+from solitaire_env.tripeaks.game import NUM_ACTIONS
 from solitaire_env.tripeaks.observe import FLAT_SIZE
-from solitaire_env.vector import tripeaks_kernels as K
+from solitaire_env.tripeaks.rules import ALL_SLOTS, NUM_SLOTS
 
 __all__ = ["ADVICE_SIZE", "AdviceObservation", "batch_advice", "public_advice", "with_advice"]
 
 #: The advice's length: one per action (28 slots and the draw).
-ADVICE_SIZE = K.NUM_ACTIONS
+ADVICE_SIZE = NUM_ACTIONS
 _PARAMS = P.policy_params(**DEFAULT_POLICY)
 
 
 @njit(cache=True)
-def _batch_moves(st, tab, stock, when_stuck, params, out):  # pragma: no cover - numba
-    layout = np.empty(K.NUM_SLOTS, np.int64)
-    stock_rank = np.empty(K.MAX_STOCK, np.int64)
+def _batch_moves(v, when_stuck, params, out):  # pragma: no cover - numba
+    layout = np.empty(NUM_SLOTS, np.int64)
+    stock_rank = np.empty(v.stock.shape[1], np.int64)
     unseen = np.zeros(14, np.int64)
     ranks = np.empty(64, np.int64)
-    for i in range(st.shape[0]):
-        removed, known, n_stock, _, _, _ = public_inputs(i, st, tab, stock, layout, stock_rank, unseen, ranks)
-        if removed == K.ALL:
+    for i in range(v.removed.shape[0]):
+        removed, known, n_stock, _, _, _ = public_inputs(i, v, layout, stock_rank, unseen, ranks)
+        if removed == ALL_SLOTS:
             out[i] = -1
             continue
         out[i] = P.policy_move(
             layout,
             removed,
             known,
-            np.int64(st[i, K.F_KEY]),
-            np.int64(st[i, K.F_STOCK_POS]),
+            np.int64(v.waste_key[i]),
+            np.int64(v.stock_pos[i]),
             n_stock,
             unseen,
-            st[i, K.F_WRAP] != 0,
+            v.wrap[i] != 0,
             when_stuck,
             params,
         )
@@ -74,7 +75,7 @@ def _batch_moves(st, tab, stock, when_stuck, params, out):  # pragma: no cover -
 def batch_advice(batch_env: Any) -> np.ndarray:
     """The base policy's move in every game of a TriPeaks batch env (-1: no legal move)."""
     out = np.zeros(batch_env.num_envs, dtype=np.int64)
-    _batch_moves(batch_env._st, batch_env._tab, batch_env._stock, bool(batch_env._cfg[K.C_WHEN_STUCK]), _PARAMS, out)
+    _batch_moves(batch_env.view(), draws_when_stuck(batch_env), _PARAMS, out)
     return out
 
 

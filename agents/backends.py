@@ -12,6 +12,9 @@ where the workers live and how chunks of deals reach them:
   is one (``ray.init`` was called, or ``address`` / ``RAY_ADDRESS`` names a cluster), else
   starts a local one for the run.
 
+Each move, the agent gets the public state and what the env returned there (observation, info,
+mask: :class:`agents.base.EnvOutput`, through :func:`agents.base.decide`).
+
 An episode's agent is seeded from the evaluation seed and the deal code (:func:`agent_seed`),
 so its result depends on neither the backend, the number of workers nor the number of deals.
 """
@@ -26,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.base import Agent, GameName, decide
+from agents.base import Agent, GameName, decide, env_output
 from agents.config import AgentSpec
 
 __all__ = ["DealWorker", "EpisodeResult", "WorkerSetup", "agent_seed", "chunks", "run_local", "run_ray"]
@@ -110,7 +113,7 @@ class DealWorker:
         """Play ``agent`` (reseeded with ``seed``) on ``code`` until terminated or truncated."""
         env = self.env
         start = time.perf_counter()
-        _, info = env.reset(options={"deal_code": code})
+        obs, info = env.reset(options={"deal_code": code})
         agent.seed = seed
         agent.reset()
         base: Any = env.unwrapped
@@ -118,10 +121,10 @@ class DealWorker:
         steps = 0
         while not (terminated or truncated):
             try:
-                action = decide(agent, base.game, base.actions)
+                action = decide(agent, base.game, base.actions, env_output(env, obs, info))
             except ValueError as error:
                 raise RuntimeError(f"agent {key!r} on deal {code} (seed {seed}), step {steps}: {error}") from None
-            _, _, terminated, truncated, info = env.step(action)
+            obs, _, terminated, truncated, info = env.step(action)
             steps += 1
         seconds = time.perf_counter() - start
         reason = info.get("truncated_reason", "step_limit") if truncated else None

@@ -4,9 +4,11 @@ Hidden cards stay out of reach by construction.  :func:`public_state` is the one
 reads a game on behalf of an agent, and it copies out only what the player has seen: the
 tableau / column cards that were ever face up, the stock cards that were ever drawn, the
 waste, the counters and the rules.  The :class:`PublicState` it returns holds no reference to
-the game.  Every agent but the oracle gets nothing else: :func:`decide` hands the game itself
+the game.  No agent but the oracle gets the game: :func:`decide` hands the game itself
 only to an agent whose class says ``sees_hidden = True`` (the oracle, labelled as an upper
-bound wherever it appears).
+bound wherever it appears).  The evaluation loop also hands every agent what the env returned
+at that position (:class:`EnvOutput`: observation, info, mask) through
+:meth:`Agent.act_observed`, which by default ignores it and calls :meth:`Agent.act`.
 
 Sampling agents draw the unseen cards with :meth:`PublicState.determinize`, which deals the
 seen cards where they were seen, the unseen ones shuffled into the places never seen, and
@@ -39,7 +41,18 @@ from solitaire_env.tripeaks.game import TriPeaksGame
 GameName = Literal["tripeaks", "fortythieves"]
 Game = TriPeaksGame | FortyThievesGame
 
-__all__ = ["Agent", "Game", "GameName", "PublicState", "decide", "game_name", "observe", "public_state"]
+__all__ = [
+    "Agent",
+    "EnvOutput",
+    "Game",
+    "GameName",
+    "PublicState",
+    "decide",
+    "env_output",
+    "game_name",
+    "observe",
+    "public_state",
+]
 
 
 def game_name(game: Game) -> GameName:
@@ -177,6 +190,36 @@ def public_state(game: Game, actions: list[int] | tuple[int, ...]) -> PublicStat
     )
 
 
+@dataclass(frozen=True, eq=False)
+class EnvOutput:
+    """What the env returned for the current position (its last ``reset`` or ``step``).
+
+    - ``observation``: the observation, as the env returned it (read it before the next step:
+      the env may reuse the buffer);
+    - ``info``: the info (``action_mask``, ``score``, ``deal_code``...);
+    - ``obs_mode``: the env's observation mode (``"flat"``, ``"dict"``...), so that an agent can
+      tell whether ``observation`` is the one it was trained on;
+    - ``mask``: the legal actions as a bool array (``info["action_mask"]``).
+
+    Made from what the env shows the player: an agent that reads it sees nothing the
+    :class:`PublicState` does not hold (the ``oracle`` observation modes are the exception, and an
+    agent must check ``obs_mode`` before it uses an observation).
+    """
+
+    observation: Any = field(repr=False)
+    info: dict[str, Any] = field(repr=False)
+    obs_mode: str
+
+    @property
+    def mask(self) -> np.ndarray:
+        return np.asarray(self.info["action_mask"], dtype=bool)
+
+
+def env_output(env: Any, observation: Any, info: dict[str, Any]) -> EnvOutput:
+    """The :class:`EnvOutput` of what ``env`` (a solitaire_env env, maybe wrapped) just returned."""
+    return EnvOutput(observation=observation, info=info, obs_mode=str(env.unwrapped.observer.mode))
+
+
 def observe(env: Any) -> PublicState:
     """The public state of a solitaire_env env's current episode (``env`` may be wrapped)."""
     inner = env.unwrapped
@@ -211,6 +254,14 @@ class Agent(ABC):
     def act(self, state: PublicState) -> int:
         """A legal action of ``state`` (``state.legal`` is never empty when called)."""
 
+    def act_observed(self, state: PublicState, output: EnvOutput) -> int:
+        """A legal action of ``state``, given also what the env returned there (``output``).
+
+        The evaluation loop calls this one.  The default ignores ``output`` and returns
+        :meth:`act`; an agent whose input is the env's observation (``ppo``) overrides it to
+        skip recomputing that observation."""
+        return self.act(state)
+
     def act_full(self, game: Game, actions: tuple[int, ...]) -> int:
         """Only for ``sees_hidden`` agents: an action from the full game."""
         raise NotImplementedError(f"agent {self.name!r} does not see hidden cards")
@@ -219,13 +270,16 @@ class Agent(ABC):
         return f"{type(self).__name__}(game={self.game!r}, seed={self.seed})"
 
 
-def decide(agent: Agent, game: Game, actions: list[int] | tuple[int, ...]) -> int:
+def decide(agent: Agent, game: Game, actions: list[int] | tuple[int, ...], output: EnvOutput | None = None) -> int:
     """The agent's action in ``game``: the oracle reads the game, every other agent only its
-    public state.  Raises ``ValueError`` if the agent names an illegal action."""
+    public state, plus ``output`` (what the env returned there, :meth:`Agent.act_observed`) when
+    given.  Raises ``ValueError`` if the agent names an illegal action."""
     if agent.sees_hidden:
         action = int(agent.act_full(game, tuple(actions)))
-    else:
+    elif output is None:
         action = int(agent.act(public_state(game, actions)))
+    else:
+        action = int(agent.act_observed(public_state(game, actions), output))
     if not game.legal_mask() >> action & 1:
         raise ValueError(f"agent {agent.name!r} chose illegal action {action} ({game.illegal_reason(action)})")
     return action

@@ -1,6 +1,8 @@
 """Values from playouts of the ``rollout`` agent's base policy, for training TriPeaks policies.
 
-All three read a TriPeaks batch env's state arrays (:class:`~solitaire_env.vector.tripeaks.TriPeaksVectorEnv`)
+All three read a TriPeaks batch env (:class:`~solitaire_env.vector.tripeaks.TriPeaksVectorEnv`)
+through its read-only public view (``batch.view()``, a
+:class:`~solitaire_env.vector.tripeaks.TriPeaksBatchView` the numba functions take as ``v``)
 and play the base policy (:mod:`agents._playout`, weights :data:`agents.rollout.DEFAULT_POLICY`)
 to the end of the game; a value counts the cards cleared from the position on, plus
 ``win_bonus`` when the board is cleared (the units of the env's ``progress`` reward):
@@ -29,38 +31,45 @@ from numba import njit
 
 from agents import _playout as P
 from agents.rollout import DEFAULT_POLICY
-from solitaire_env.vector import tripeaks_kernels as K
+from solitaire_env.cards import JOKER
+from solitaire_env.tripeaks.game import NUM_ACTIONS
+from solitaire_env.tripeaks.rules import ALL_SLOTS, NUM_SLOTS
 
 __all__ = ["action_values", "potentials", "public_inputs", "sampled_action_values"]
 
 
+def draws_when_stuck(batch_env: Any) -> bool:
+    """Whether the batch env's rules allow a draw only when no removal is legal."""
+    return bool(batch_env.rules.draw == "when_stuck")
+
+
 @njit(cache=True)
-def _inputs(i, st, tab, stock, slot_rank, stock_key, unseen, ranks):  # pragma: no cover - numba
+def _inputs(i, v, slot_rank, stock_key, unseen, ranks):  # pragma: no cover - numba
     """Game ``i`` of the batch env as a playout position on its true cards: :func:`public_inputs`
     (``unseen``: what the player has not seen, by rank; 0 = jokers), then the true ranks in
     ``slot_rank`` and ``stock_key`` where the player knows none; returns
     ``(removed, known, n_stock, stock_seen, pos, key, wrap)``."""
-    removed, known, n_stock, stock_seen, _, _ = public_inputs(i, st, tab, stock, slot_rank, stock_key, unseen, ranks)
-    for s in range(K.NUM_SLOTS):  # then the true ranks where the player knows none
-        slot_rank[s] = np.int64(tab[i, s]) % 13 + 1
+    removed, known, n_stock, stock_seen, _, _ = public_inputs(i, v, slot_rank, stock_key, unseen, ranks)
+    for s in range(NUM_SLOTS):  # then the true ranks where the player knows none
+        slot_rank[s] = np.int64(v.tableau[i, s]) % 13 + 1
     for k in range(stock_seen, n_stock):
-        c = np.int64(stock[i, k])
-        stock_key[k] = 0 if c == K.JOKER else c % 13 + 1
+        c = np.int64(v.stock[i, k])
+        stock_key[k] = 0 if c == JOKER else c % 13 + 1
     return (
         removed,
         known,
         n_stock,
         stock_seen,
-        np.int64(st[i, K.F_STOCK_POS]),
-        np.int64(st[i, K.F_KEY]),
-        st[i, K.F_WRAP] != 0,
+        np.int64(v.stock_pos[i]),
+        np.int64(v.waste_key[i]),
+        v.wrap[i] != 0,
     )
 
 
 @njit(cache=True)
-def _potentials(st, tab, stock, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
-    slot_rank = np.empty(K.NUM_SLOTS, np.int64)
-    stock_key = np.empty(K.MAX_STOCK, np.int64)
+def _potentials(v, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
+    slot_rank = np.empty(NUM_SLOTS, np.int64)
+    stock_key = np.empty(v.stock.shape[1], np.int64)
     unseen = np.zeros(14, np.int64)
     ranks = np.empty(64, np.int64)
     noise = np.zeros(1, np.float64)
@@ -69,13 +78,11 @@ def _potentials(st, tab, stock, when_stuck, params, win_bonus, out):  # pragma: 
     st_r = np.empty(32, np.int64)
     st_e = np.empty(32, np.int64)
     st_m = np.empty(32, np.int64)
-    for i in range(st.shape[0]):
-        if np.int64(st[i, K.F_REMOVED]) == K.ALL:
+    for i in range(v.removed.shape[0]):
+        if np.int64(v.removed[i]) == ALL_SLOTS:
             out[i] = 0.0
             continue
-        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(
-            i, st, tab, stock, slot_rank, stock_key, unseen, ranks
-        )
+        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(i, v, slot_rank, stock_key, unseen, ranks)
         P.accept_masks(slot_rank, wrap, accept)
         exposed = P.exposed_of(removed)
         cleared, _ = P._playout(
@@ -98,16 +105,16 @@ def _potentials(st, tab, stock, when_stuck, params, win_bonus, out):  # pragma: 
             st_e,
             st_m,
         )
-        out[i] = (cleared - P._popcount(removed)) + (win_bonus if cleared == K.NUM_SLOTS else 0.0)
+        out[i] = (cleared - P._popcount(removed)) + (win_bonus if cleared == NUM_SLOTS else 0.0)
 
 
 @njit(cache=True)
-def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
-    """``out[i, a]``: for each legal action ``a`` of game ``i`` (``st[i, F_LEGAL]``), the cards
+def _action_values(v, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
+    """``out[i, a]``: for each legal action ``a`` of game ``i`` (``v.legal[i]``), the cards
     cleared by ``a`` and then by the base policy on the true cards, + ``win_bonus`` if that wins;
     NaN where ``a`` is not legal."""
-    slot_rank = np.empty(K.NUM_SLOTS, np.int64)
-    stock_key = np.empty(K.MAX_STOCK, np.int64)
+    slot_rank = np.empty(NUM_SLOTS, np.int64)
+    stock_key = np.empty(v.stock.shape[1], np.int64)
     unseen = np.zeros(14, np.int64)
     ranks = np.empty(64, np.int64)
     work = np.zeros(14, np.int64)
@@ -117,19 +124,17 @@ def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragm
     st_r = np.empty(32, np.int64)
     st_e = np.empty(32, np.int64)
     st_m = np.empty(32, np.int64)
-    for i in range(st.shape[0]):
+    for i in range(v.removed.shape[0]):
         out[i, :] = np.nan
-        legal = np.int64(st[i, K.F_LEGAL])
+        legal = np.int64(v.legal[i])
         if legal == 0:
             continue
-        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(
-            i, st, tab, stock, slot_rank, stock_key, unseen, ranks
-        )
+        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(i, v, slot_rank, stock_key, unseen, ranks)
         P.accept_masks(slot_rank, wrap, accept)
         exposed = P.exposed_of(removed)
         known |= exposed
         before = P._popcount(removed)
-        for a in range(K.NUM_ACTIONS):
+        for a in range(NUM_ACTIONS):
             if not (legal >> a) & 1:
                 continue
             work[:] = unseen
@@ -137,7 +142,7 @@ def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragm
                 a, slot_rank, stock_key, removed, exposed, known, pos, stock_seen, key, work
             )
             cleared = P._popcount(r2)
-            if r2 != K.ALL:
+            if r2 != ALL_SLOTS:
                 cleared, _ = P._playout(
                     slot_rank,
                     stock_key[:n_stock],
@@ -158,22 +163,22 @@ def _action_values(st, tab, stock, when_stuck, params, win_bonus, out):  # pragm
                     st_e,
                     st_m,
                 )
-            out[i, a] = (cleared - before) + (win_bonus if cleared == K.NUM_SLOTS else 0.0)
+            out[i, a] = (cleared - before) + (win_bonus if cleared == NUM_SLOTS else 0.0)
 
 
 @njit(cache=True, nogil=True)
-def public_inputs(i, st, tab, stock, layout, stock_rank, unseen, ranks):  # pragma: no cover - numba
-    """Game ``i`` of the batch env as its player knows it, in the rollout kernels' terms: fills
+def public_inputs(i, v, layout, stock_rank, unseen, ranks):  # pragma: no cover - numba
+    """Game ``i`` of the batch env's view ``v`` as its player knows it, in the rollout kernels' terms: fills
     ``layout`` (slot ranks, -1 never seen), ``stock_rank`` (-1 not drawn yet; 0 a joker),
     ``unseen`` (unseen cards by rank, 0 = jokers) and ``ranks[:n_ranks]`` (the unseen non-joker
     ranks); returns ``(removed, known, n_stock, stock_seen, n_ranks, n_jokers)``."""
-    removed = np.int64(st[i, K.F_REMOVED])
-    known = np.int64(st[i, K.F_SEEN]) | removed
+    removed = np.int64(v.removed[i])
+    known = np.int64(v.seen[i]) | removed
     for k in range(14):
         unseen[k] = 0
     n_ranks = 0
-    for s in range(K.NUM_SLOTS):
-        r = np.int64(tab[i, s]) % 13 + 1
+    for s in range(NUM_SLOTS):
+        r = np.int64(v.tableau[i, s]) % 13 + 1
         if (known >> s) & 1:
             layout[s] = r
         else:
@@ -181,12 +186,12 @@ def public_inputs(i, st, tab, stock, layout, stock_rank, unseen, ranks):  # prag
             unseen[r] += 1
             ranks[n_ranks] = r
             n_ranks += 1
-    n_stock = np.int64(st[i, K.F_STOCK_LEN])
-    stock_seen = np.int64(st[i, K.F_STOCK_SEEN])
+    n_stock = np.int64(v.stock_len[i])
+    stock_seen = np.int64(v.stock_seen[i])
     n_jokers = 0
     for k in range(n_stock):
-        c = np.int64(stock[i, k])
-        r = 0 if c == K.JOKER else c % 13 + 1
+        c = np.int64(v.stock[i, k])
+        r = 0 if c == JOKER else c % 13 + 1
         if k < stock_seen:
             stock_rank[k] = r
         else:
@@ -202,32 +207,32 @@ def public_inputs(i, st, tab, stock, layout, stock_rank, unseen, ranks):  # prag
 
 @njit(cache=True, nogil=True)
 def _sampled_values(  # pragma: no cover
-    st, tab, stock, when_stuck, params, win_bonus, uniforms, min_legal, lo, hi, out
+    v, when_stuck, params, win_bonus, uniforms, min_legal, lo, hi, out
 ):
     """Like :func:`_action_values` for games ``lo`` to ``hi - 1``, averaged over
     ``uniforms.shape[1]`` fair fillings of the unseen places (what the ``rollout`` agent
     estimates) instead of the true deal; games with fewer than ``min_legal`` legal moves are
     left NaN.  Without the GIL: threads may run disjoint ranges."""
-    layout = np.empty(K.NUM_SLOTS, np.int64)
-    stock_rank = np.empty(K.MAX_STOCK, np.int64)
+    layout = np.empty(NUM_SLOTS, np.int64)
+    stock_rank = np.empty(v.stock.shape[1], np.int64)
     unseen = np.zeros(14, np.int64)
     ranks_buf = np.empty(64, np.int64)
-    paths = np.zeros((K.NUM_ACTIONS, 1), np.int64)
-    lengths = np.ones(K.NUM_ACTIONS, np.int64)
+    paths = np.zeros((NUM_ACTIONS, 1), np.int64)
+    lengths = np.ones(NUM_ACTIONS, np.int64)
     for i in range(lo, hi):
         out[i, :] = np.nan
-        legal = np.int64(st[i, K.F_LEGAL])
+        legal = np.int64(v.legal[i])
         if legal == 0:
             continue
         n_legal = 0
-        for a in range(K.NUM_ACTIONS):
+        for a in range(NUM_ACTIONS):
             if (legal >> a) & 1:
                 paths[n_legal, 0] = a
                 n_legal += 1
         if n_legal < min_legal:
             continue
         removed, known, n_stock, stock_seen, n_ranks, n_jokers = public_inputs(
-            i, st, tab, stock, layout, stock_rank, unseen, ranks_buf
+            i, v, layout, stock_rank, unseen, ranks_buf
         )
         before = P._popcount(removed)
         cleared = P.rollout_counts(
@@ -237,12 +242,12 @@ def _sampled_values(  # pragma: no cover
             n_jokers,
             uniforms[i],
             removed,
-            np.int64(st[i, K.F_STOCK_POS]),
-            np.int64(st[i, K.F_KEY]),
+            np.int64(v.stock_pos[i]),
+            np.int64(v.waste_key[i]),
             known,
             stock_seen,
             unseen,
-            st[i, K.F_WRAP] != 0,
+            v.wrap[i] != 0,
             when_stuck,
             paths[:n_legal],
             lengths[:n_legal],
@@ -253,7 +258,7 @@ def _sampled_values(  # pragma: no cover
             total = 0.0
             for j in range(n_samples):
                 got = np.int64(cleared[j, c])
-                total += (got - before) + (win_bonus if got == K.NUM_SLOTS else 0.0)
+                total += (got - before) + (win_bonus if got == NUM_SLOTS else 0.0)
             out[i, paths[c, 0]] = total / n_samples
 
 
@@ -275,11 +280,11 @@ def sampled_action_values(
     if params is None:
         params = P.policy_params(**DEFAULT_POLICY)
     n = batch_env.num_envs
-    out = np.zeros((n, K.NUM_ACTIONS), dtype=np.float64)
+    out = np.zeros((n, NUM_ACTIONS), dtype=np.float64)
     uniforms = rng.random((n, samples, 56))
-    when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
+    when_stuck = draws_when_stuck(batch_env)
     min_legal = 2 if skip_forced else 1
-    args = (batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), uniforms, min_legal)
+    args = (batch_env.view(), when_stuck, params, float(win_bonus), uniforms, min_legal)
     if threads <= 1 or n < 2:
         _sampled_values(*args, 0, n, out)
         return out
@@ -299,8 +304,8 @@ def potentials(batch_env: Any, win_bonus: float, params: np.ndarray | None = Non
     if params is None:
         params = P.policy_params(**DEFAULT_POLICY)
     out = np.zeros(batch_env.num_envs, dtype=np.float64)
-    when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
-    _potentials(batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), out)
+    when_stuck = draws_when_stuck(batch_env)
+    _potentials(batch_env.view(), when_stuck, params, float(win_bonus), out)
     return out
 
 
@@ -310,7 +315,7 @@ def action_values(batch_env: Any, win_bonus: float, params: np.ndarray | None = 
     win (``Q(s, a)`` of the base policy, one sample: the true deal); NaN for illegal actions."""
     if params is None:
         params = P.policy_params(**DEFAULT_POLICY)
-    out = np.zeros((batch_env.num_envs, K.NUM_ACTIONS), dtype=np.float64)
-    when_stuck = bool(batch_env._cfg[K.C_WHEN_STUCK])
-    _action_values(batch_env._st, batch_env._tab, batch_env._stock, when_stuck, params, float(win_bonus), out)
+    out = np.zeros((batch_env.num_envs, NUM_ACTIONS), dtype=np.float64)
+    when_stuck = draws_when_stuck(batch_env)
+    _action_values(batch_env.view(), when_stuck, params, float(win_bonus), out)
     return out

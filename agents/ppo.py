@@ -3,11 +3,15 @@
     make_agent("ppo", "tripeaks", model="runs/tp.zip")                 # env kwargs from the sidecar
     make_agent("ppo", "tripeaks", model="runs/tp.zip", obs_mode="dict")  # no sidecar: say it
 
-The agent never sees hidden cards.  It computes the observation from the public state: the
-never-seen places are filled with the unseen cards in sorted order
-(``state.with_unseen(sorted unseen)``) and the env's observer encodes that game.  The ``flat``
-and ``dict`` observations depend on seen cards only (``docs/observations.md``), so any filling
-gives the very observation the env showed the policy in training.  The ``oracle`` modes, which
+The agent never sees hidden cards.  In an evaluation it reads the observation the env returned
+(:meth:`PpoAgent.act_observed`), when that env's observation mode is the model's and the model
+takes no advice.  Otherwise (:meth:`PpoAgent.act`: a public state alone, another observation
+mode, a model with advice) it computes the observation from the public state: the never-seen
+places are filled with the unseen cards in sorted order (``state.with_unseen(sorted unseen)``,
+which deals and replays the episode's actions) and the env's observer encodes that game.  The
+``flat`` and ``dict`` observations depend on seen cards only (``docs/observations.md``), so any
+filling gives the very observation the env showed the policy in training, and both ways give
+the same observation, so the same move.  The ``oracle`` modes, which
 show hidden cards, are refused.  The action is the one ``model.predict(obs,
 action_masks=state.mask, deterministic=True)`` returns (always a legal move), computed from the
 policy network's logits without ``predict``'s per-call distribution objects (:meth:`PpoAgent.greedy`:
@@ -59,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, GameName, PublicState
+from agents.base import Agent, EnvOutput, GameName, PublicState
 
 __all__ = ["ENV_IDS", "PpoAgent", "read_sidecar", "sidecar_path", "write_sidecar"]
 
@@ -247,7 +251,17 @@ class PpoAgent(Agent):
         return obs
 
     def act(self, state: PublicState) -> int:
-        obs = self.observation(state)
+        return self._choose(state, self.observation(state))
+
+    def act_observed(self, state: PublicState, output: EnvOutput) -> int:
+        """:meth:`act`, with the env's own observation when it is the one the model takes (the
+        env's observation mode is the model's and the model takes no advice): no game is
+        rebuilt from the public state.  Else :meth:`act`'s observation from the public state."""
+        if self.advice is not None or output.obs_mode != self.observer.mode:
+            return self.act(state)
+        return self._choose(state, output.observation)
+
+    def _choose(self, state: PublicState, obs: Any) -> int:
         if self.deterministic:
             return self.greedy(obs, state.mask)
         probs = self.probabilities(state, obs)

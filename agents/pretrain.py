@@ -156,10 +156,9 @@ def run_pretrain(
     from agents import symmetry
     from agents.afterstate import TriPeaksAfterstateFeatures
     from agents.move_values import sampled_action_values
-    from solitaire_env.vector.tripeaks_kernels import FC_WIN_BONUS
 
     policy = model.policy
-    win_bonus = float(inner.env._fcfg[FC_WIN_BONUS])  # the value of a win, in the reward's units
+    win_bonus = float(inner.env.win_bonus)  # the value of a win, in the reward's units
     actor = [
         *policy.features_extractor.parameters(),
         *policy.mlp_extractor.policy_net.parameters(),

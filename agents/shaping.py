@@ -38,7 +38,7 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 from agents import _playout as P
 from agents.move_values import potentials
 from agents.rollout import DEFAULT_POLICY
-from solitaire_env.vector import tripeaks_kernels as K
+from solitaire_env.vector.tripeaks import TriPeaksVectorEnv
 
 __all__ = ["PlayoutShaping"]
 
@@ -58,12 +58,12 @@ class PlayoutShaping(VecEnvWrapper):
         while hasattr(inner, "venv"):
             inner = inner.venv
         batch = getattr(inner, "env", None)
-        if batch is None or not hasattr(batch, "_tab") or getattr(inner, "game", None) != "tripeaks":
+        if not isinstance(batch, TriPeaksVectorEnv) or getattr(inner, "game", None) != "tripeaks":
             raise ValueError("PlayoutShaping needs a TriPeaks SB3VecEnv (solitaire_env.vector.sb3) inside")
-        if int(batch._cfg[K.C_REWARD]) != K.REWARD_PROGRESS:
+        if batch.reward_mode != "progress":
             raise ValueError('PlayoutShaping needs reward="progress" (its potential counts cards and the win bonus)')
         self._batch = batch
-        self.win_bonus = float(batch._fcfg[K.FC_WIN_BONUS])
+        self.win_bonus = float(batch.win_bonus)
         self.gamma = float(gamma)
         self._params = P.policy_params(**DEFAULT_POLICY)
         self.potential = np.zeros(self.num_envs, dtype=np.float64)

@@ -226,3 +226,32 @@ print("games", len(next(iter(result.episodes.values()))))
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "games 6" in done.stdout
+
+
+def test_act_observed_reads_the_envs_observation(model_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the env's output of the model's observation mode, the agent takes the env's
+    observation (it builds no game from the public state) and picks :meth:`act`'s move; with
+    another observation mode it falls back to :meth:`act`."""
+    from agents.base import EnvOutput, env_output
+
+    agent = make_agent("ppo", "tripeaks", model=str(model_path))
+    env = gym.make("solitaire_env/TriPeaks-v0", **ENV_KWARGS)
+    rng = np.random.default_rng(4)
+    checked = 0
+    for code in draw_codes(6, 2, "TP", "E"):
+        obs, info = env.reset(options={"deal_code": code})
+        done = False
+        while not done:
+            state = public_state(env.unwrapped.game, env.unwrapped.actions)  # type: ignore[attr-defined]
+            expected = agent.act(state)
+            with monkeypatch.context() as patch:
+                patch.setattr(agent, "observation", lambda _state: pytest.fail("rebuilt the observation"))
+                assert agent.act_observed(state, env_output(env, obs, info)) == expected  # type: ignore[attr-defined]
+            other = EnvOutput(observation=None, info=info, obs_mode="dict")  # not the model's: act() decides
+            assert agent.act_observed(state, other) == expected  # type: ignore[attr-defined]
+            checked += 1
+            action = expected if rng.random() < 0.7 else int(rng.choice(state.legal))
+            obs, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+    assert checked > 50
+    env.close()

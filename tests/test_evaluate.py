@@ -582,3 +582,53 @@ def test_a_worker_that_cannot_build_its_agents_fails_the_run(monkeypatch: pytest
     work = chunks(draw_codes(4, 0, "TP", "E"), 2)
     with pytest.raises(RuntimeError, match="a worker could not build its env and agents: UnknownAgentError"):
         backends.run_local(setup, work, 2, lambda rows: None)
+
+
+@pytest.mark.parametrize(
+    ("game", "env_id", "code"),
+    [
+        ("tripeaks", "solitaire_env/TriPeaks-v0", "TP1-E-AAAAAAB"),
+        ("fortythieves", "solitaire_env/FortyThieves-v0", "FT1-N-AAAAAAB"),
+    ],
+)
+def test_the_loop_hands_agents_what_the_env_returned(
+    monkeypatch: pytest.MonkeyPatch, game: GameName, env_id: str, code: str
+) -> None:
+    """Every move, the agent gets the public state and the observation, info and mask the env
+    returned at that position (checked against a second env replaying the same actions)."""
+    import gymnasium as gym
+    import numpy as np
+
+    from agents.backends import DealWorker, WorkerSetup
+    from agents.base import EnvOutput
+    from agents.random import RandomAgent
+
+    seen: list[tuple[PublicState, EnvOutput, Any]] = []
+
+    def spy(self: RandomAgent, state: PublicState, output: EnvOutput) -> int:
+        observation = (
+            {k: v.copy() for k, v in output.observation.items()}
+            if isinstance(output.observation, dict)
+            else output.observation.copy()
+        )
+        seen.append((state, output, observation))
+        return self.act(state)
+
+    monkeypatch.setattr(RandomAgent, "act_observed", spy)
+    setup = WorkerSetup(
+        game=game, env_id=env_id, env_kwargs=(), agents=(AgentSpec("random"),), seed=0, keep_actions=True
+    )
+    worker = DealWorker(setup)
+    result = worker.play([(0, code)])[0]
+    worker.close()
+    assert result.actions is not None and len(seen) == result.steps == len(result.actions) > 0
+    env = gym.make(env_id)
+    obs, info = env.reset(options={"deal_code": code})
+    for (state, output, observation), action in zip(seen, result.actions):
+        assert output.obs_mode == "flat"
+        np.testing.assert_array_equal(observation, obs)
+        assert output.info["deal_code"] == info["deal_code"] == code and output.info["score"] == info["score"]
+        np.testing.assert_array_equal(output.mask, state.mask)
+        np.testing.assert_array_equal(output.mask, info["action_mask"].astype(bool))
+        obs, _, _, _, info = env.step(action)
+    env.close()

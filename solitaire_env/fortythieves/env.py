@@ -17,30 +17,84 @@ from solitaire_env.render import fortythieves_ansi, fortythieves_rgb
 class FortyThievesEnv(SolitaireEnv):
     """Forty Thieves (Quarante Voleurs): build 8 foundations from two decks, one card at a time.
 
-    ## Action space
+    ## Description
+    Two decks (104 cards): 10 columns of 4 cards, all face up, a stock of 64 face-down cards
+    drawn one at a time onto the waste (one pass), and 8 foundations with fixed suits S, H, D,
+    C, S, H, D, C (left to right), each built from the ace up to the king in its suit.  One card
+    moves at a time: the top card of a column, of the waste or (``foundation_return=True``) of
+    a foundation.  On a column a card goes on the next higher card of its suit; nothing goes
+    on an ace; an empty column takes any card.  The game is won when all 104 cards are on the
+    foundations.  Deals come from deal codes (``FT1-N-AAAAAAB``: ``docs/deals.md``), so every
+    episode can be replayed.
+
+    ## Action Space
     ``Discrete(210)``: ``src * 11 + dst`` moves the top card of ``src`` (0-9 a column, 10 the
     waste, 11-18 a foundation, left to right) to ``dst`` (0-9 a column, 10 the foundations: the
     leftmost foundation of the card's suit that accepts it); ``209`` draws a stock card.
     ``action_masks()`` (bool) and ``info["action_mask"]`` (int8) give the legal ones;
-    ``action_name(a)`` says one in words.
+    ``action_name(a)`` names one in words.
 
-    ## Observation
-    ``obs_mode="flat"`` (default): ``Box(0, 1, (3897,), float32)`` of every public fact (all
-    columns, the whole waste, the foundations, the stock count and the cards not seen yet);
-    ``"dict"`` for ``MultiInputPolicy``; ``"oracle"`` / ``"oracle_dict"`` add the stock order.
-    Layouts: ``docs/observations.md``.
+    ## Observation Space
+    ``obs_mode="flat"`` (default): ``Box(0, 1, (3897,), float32)``: every card of every column,
+    the column lengths, the whole waste and its top card, the waste size, the cards on each
+    foundation, the stock count and the copies of each card not seen yet (still in the stock).
+    ``"dict"``: a ``Dict`` of the same facts (``columns``, ``waste``, ``foundations``,
+    ``unseen``, ``counts``) for ``MultiInputPolicy``.  Both show every public fact and nothing
+    hidden: they are the same whatever the order of the undrawn stock is.  ``"oracle"`` /
+    ``"oracle_dict"`` add the stock order (research only).  Layouts: ``docs/observations.md``.
+
+    ## Starting State
+    The 10 columns of 4 face-up cards, 64 cards in the stock, an empty waste and empty
+    foundations; the score starts at the scoring's start (0 for ``"app"``), moves and chain at 0.
 
     ## Rewards
-    ``reward="score"`` (change in the app score: +10 to a foundation, +5 waste to column, -15
-    foundation to column, floor 0), ``"win"`` (1 on a win), ``"progress"`` (cards founded in the
-    step, negative when one goes back, plus ``win_bonus`` on a win) or a callable.
+    ``reward="score"`` (default): the change in score under ``scoring`` (``"app"``: +10 a card
+    to a foundation, +5 waste to column, -15 foundation to column, 0 otherwise, never below 0);
+    ``"win"``: 1 on the winning move, else 0; ``"progress"``: the cards founded in the step (-1
+    when one goes back to a column), plus ``win_bonus`` on the winning move; or a callable
+    ``(score change, founded change, won) -> float``.  An illegal action changes nothing and,
+    with ``illegal_action="penalize"`` (default), gives ``illegal_penalty`` (default -1 for
+    ``"score"``, -0.01 for ``"win"``, -0.1 for ``"progress"`` and a callable).
 
-    ## Episode end
-    Terminated when all 104 cards are founded, or when no move is legal.  Truncated (never
-    terminated) by the registered 1000-step limit, and when a position (columns, waste,
-    foundations, stock position) occurs for the ``max_repeats``-th time (default 3,
-    ``info["truncated_reason"] == "repetition"``): going round in circles decides nothing, so
-    the episode is cut, not scored as lost.
+    ## Episode End
+    Terminated when all 104 cards are founded, when no move is legal, and on an illegal action
+    with ``illegal_action="terminate"``.  Truncated (never terminated) by the registered
+    1000-step limit (Gymnasium's ``TimeLimit``), and when a position (columns, waste,
+    foundations, stock position) occurs for the ``max_repeats``-th time since the last draw
+    (default 3, ``info["truncated_reason"] == "repetition"``): going round in circles decides
+    nothing, so the episode is cut, not scored as lost.  A ``step`` after the end warns once
+    and is played as usual.
+
+    ## Information
+    Every ``reset`` and ``step`` info holds ``score``, ``moves``, ``founded`` (cards on the
+    foundations, 0..104; also as ``cleared``, the name both games share), ``chain`` (moves
+    since the last draw), ``longest_chain``, ``deal_code`` (the deal string for a hand-made
+    deal) and ``action_mask`` (int8, 210 values); after an illegal action also
+    ``illegal_reason`` (``wrong_suit``, ``wrong_rank``, ``onto_ace``, ``foundation_order``,
+    ``nothing_to_move``, ``same_place``, ``return_not_allowed``, ``stock_empty``,
+    ``game_over``) and ``illegal_message``; on a repetition cut, ``truncated_reason``.
+
+    ## Arguments
+    ```python
+    gym.make("solitaire_env/FortyThieves-v0", foundation_return=True, scoring="app",
+             reward="score", win_bonus=10.0, obs_mode="flat", illegal_action="penalize",
+             illegal_penalty=None, max_repeats=3, render_mode=None)
+    ```
+    - ``foundation_return``: whether a foundation's top card may go back to a column
+      (:class:`~solitaire_env.fortythieves.rules.FortyThievesRules`).
+    - ``scoring``: ``"app"`` or a :class:`~solitaire_env.fortythieves.rules.FortyThievesScoring`.
+    - ``reward``, ``win_bonus``, ``illegal_action`` (``"penalize"``, ``"raise"``:
+      :class:`~solitaire_env.env.IllegalActionError`, ``"terminate"``), ``illegal_penalty``:
+      see Rewards; ``obs_mode``: see Observation Space.
+    - ``max_repeats``: the repetition cut (a whole number >= 2), ``None`` for none.
+    - ``render_mode``: ``"ansi"`` (text with card symbols) or ``"rgb_array"`` (a picture).
+
+    ``reset(options={"deal_code": "FT1-N-AAAAAAB"})`` replays a deal,
+    ``reset(options={"deal": "<deal string>"})`` plays a deal written card by card; without
+    options, ``reset(seed=...)`` draws a random code from ``np_random`` and reports it.
+
+    ## Version History
+    * v0: Initial version.
     """
 
     game_letters = "FT"

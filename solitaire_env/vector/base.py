@@ -3,6 +3,12 @@
 :class:`BatchEnv` is the Python side of a Gymnasium ``VectorEnv`` whose ``num_envs`` games live
 in arrays and are stepped by one numba call; a game's subclass (``TriPeaksVectorEnv``,
 ``FortyThievesVectorEnv``) owns its state arrays and kernel calls and fills in the hooks below.
+
+Code outside the batch env (training code: :mod:`agents.advice`, :mod:`agents.move_values`,
+:mod:`agents.shaping`) reads a batch's games through its ``view()``: a ``NamedTuple`` of
+read-only numpy views of the state arrays, named in the game's words (one row per env); numba
+functions take it as one argument and read its fields by name.  The kernels' private layout
+(``_st`` and its ``F_*`` columns) stays inside ``solitaire_env/vector/``.
 """
 
 from __future__ import annotations
@@ -44,6 +50,13 @@ def reason_tables(
     names = np.array([None, *kernel_reasons[1:]], dtype=object)
     texts = np.array([None, *(messages[r] for r in kernel_reasons[1:])], dtype=object)
     return names, texts
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` that cannot be written (the array itself stays writable)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def _draw_seeds(generator: np.random.Generator, count: int) -> np.ndarray:

@@ -10,7 +10,7 @@ observations, rewards, terminations, truncations and infos for the same seeds an
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
@@ -39,6 +39,45 @@ _INFO_FIELDS = (
 _DICT_KEYS = ("columns", "waste", "foundations", "unseen", "counts")
 
 
+class FortyThievesBatchView(NamedTuple):
+    """The games of a :class:`FortyThievesVectorEnv`, read-only (``batch.view()``): row ``i`` of
+    each array is env ``i``.  These are views of the env's state, not copies: they show the
+    state after the latest ``reset`` / ``step`` (take a new view or ``.copy()`` to keep one), and
+    writing to them raises ``ValueError``.
+
+    The view holds the whole state, the stock's order included (hidden from the player:
+    ``stock[i, stock_pos[i]:]`` has never been drawn).  A ``NamedTuple`` of arrays, so a numba
+    function takes it as one argument.  The rule options are ``batch.rules`` (a
+    :class:`~solitaire_env.fortythieves.rules.FortyThievesRules`), the reward
+    ``batch.reward_mode`` and ``batch.win_bonus``.
+    """
+
+    #: ``(N, 10, depth)`` int8: ``columns[i, j, d]`` the card at depth ``d`` (0 = bottom) of
+    #: column ``j``; ``-1`` at and past ``column_len[i, j]``.
+    columns: np.ndarray
+    #: ``(N, 10)``: the number of cards in each column.
+    column_len: np.ndarray
+    #: ``(N, 64)`` int8: the waste, bottom first (``waste[i, :waste_len[i]]``).
+    waste: np.ndarray
+    #: ``(N,)``: the number of cards on the waste.
+    waste_len: np.ndarray
+    #: ``(N, 64)`` int8: the stock in draw order, the whole deal's (``stock[i, stock_pos[i]:]`` is still to draw).
+    stock: np.ndarray
+    #: ``(N,)``: how many stock cards have been drawn.
+    stock_pos: np.ndarray
+    #: ``(N, 8)``: the cards on each foundation, left to right (suits S, H, D, C, S, H, D, C;
+    #: ``k`` cards: Ace to rank ``k``).
+    foundations: np.ndarray
+    #: ``(N,)`` bit masks: bit ``j`` set when column ``j`` is empty.
+    empty_columns: np.ndarray
+    #: ``(N,)``: the counters of the info: score, moves, cards founded, current and longest chain.
+    score: np.ndarray
+    moves: np.ndarray
+    founded: np.ndarray
+    chain: np.ndarray
+    longest_chain: np.ndarray
+
+
 def code_names(seeds: np.ndarray) -> np.ndarray:
     """Deal codes ``FT1-N-<SEED7>`` of an int64 array of seeds, as an object array of str."""
     return base.code_names(seeds, "FT1-N-")
@@ -62,10 +101,45 @@ def _scoring_config(scoring: FortyThievesScoring) -> list[int]:
 class FortyThievesVectorEnv(BatchEnv):
     """``num_envs`` Forty Thieves games in arrays, stepped together by numba.
 
-    The same game, observations, rewards and infos as ``num_envs`` single envs made with
-    ``gym.make("solitaire_env/FortyThieves-v0", ...)`` (:class:`~solitaire_env.fortythieves.env.FortyThievesEnv`
-    documents them), with Gymnasium's vector conventions: actions an ``(N,)`` int array,
-    rewards float64, infos as arrays with ``_key`` masks.
+    ## Description
+    The game of :class:`~solitaire_env.fortythieves.env.FortyThievesEnv` (its docstring has the
+    rules), ``num_envs`` times over: the same observations, rewards, terminations, truncations
+    and infos as Gymnasium's ``SyncVectorEnv`` over single envs made with
+    ``gym.make("solitaire_env/FortyThieves-v0", ...)`` for the same seeds and actions, in one
+    numba call per step.  Made by ``gym.make_vec("solitaire_env/FortyThieves-v0", num_envs=N)``.
+
+    ## Action Space
+    ``MultiDiscrete([210] * N)`` (``single_action_space``: ``Discrete(210)``): an ``(N,)`` int
+    array, per env ``src * 11 + dst`` (a card move) or ``209`` (a draw).  ``action_masks()``
+    returns the ``(N, 210)`` bool array of legal actions, ``info["action_mask"]`` the same as int8.
+
+    ## Observation Space
+    The single env's space, batched: ``obs_mode="flat"`` an ``(N, 3897)`` float32 array;
+    ``"dict"`` a dict of ``(N, ...)`` arrays; ``"oracle"`` / ``"oracle_dict"`` add the stock
+    order.  Layouts: ``docs/observations.md``.
+
+    ## Starting State
+    Each env starts as the single env does (10 columns of 4 face-up cards, 64 in the stock,
+    empty waste and foundations), on its own deal (see Deals).
+
+    ## Rewards
+    A float64 ``(N,)`` array, per env the single env's reward (``reward="score"``, ``"win"`` or
+    ``"progress"``; no callable) and illegal-action penalty.
+
+    ## Episode End
+    Per env, as the single env: terminated when all 104 cards are founded or no move is legal
+    (or an illegal action with ``illegal_action="terminate"``); truncated after
+    ``max_episode_steps`` steps or by the repetition rule (below).  A finished env is reset
+    automatically (``autoreset_mode``, see Arguments) with its next deal.
+
+    ## Information
+    Gymnasium's vector infos: per key an ``(N,)`` array and a ``_key`` bool mask of the envs
+    that have it: ``score``, ``moves``, ``cleared``, ``founded``, ``chain``,
+    ``longest_chain``, ``deal_code``, ``action_mask`` (``(N, 210)`` int8), when an action was
+    illegal ``illegal_reason`` and ``illegal_message``, and ``truncated_reason``
+    (``"repetition"``) for the envs the repetition rule cut.  With
+    ``autoreset_mode="same_step"``, also ``final_obs`` and ``final_info`` of the envs that
+    ended in the step.
 
     ## Arguments
     The single env's keywords (``foundation_return``, ``scoring``, ``reward``, ``win_bonus``,
@@ -101,7 +175,13 @@ class FortyThievesVectorEnv(BatchEnv):
     ``SyncVectorEnv``'s codes in the same order, minus the excluded ones.  Deals given in
     ``reset(options=...)`` are played even if excluded.
 
-    ``action_masks()`` returns the ``(N, 210)`` bool array of legal actions.
+    ## State view
+    ``view()`` returns the games' state as read-only arrays named in the game's words
+    (:class:`FortyThievesBatchView`: columns, waste, stock, foundations, the empty columns, the
+    counters); ``rules``, ``scoring``, ``reward_mode`` and ``win_bonus`` are the options in play.
+
+    ## Version History
+    * v0: Initial version.
     """
 
     _seed_block = SEED_BLOCK
@@ -188,6 +268,20 @@ class FortyThievesVectorEnv(BatchEnv):
         if not self._flat:
             self._dict_arrays = self._new_dict_arrays(n)
             self._final_dict = self._new_dict_arrays(m)
+
+    # ------------------------------------------------------------------ public view
+
+    def view(self) -> FortyThievesBatchView:
+        """The games' state as read-only arrays named in the game's words (:class:`FortyThievesBatchView`)."""
+        st = self._st
+        ro = base.read_only
+        return FortyThievesBatchView(
+            columns=ro(self._cols), column_len=ro(st[:, K.F_CLEN : K.F_CLEN + K.NUM_COLUMNS]), waste=ro(self._waste),
+            waste_len=ro(st[:, K.F_WASTE_LEN]), stock=ro(self._stock), stock_pos=ro(st[:, K.F_STOCK_POS]),
+            foundations=ro(st[:, K.F_FND : K.F_FND + K.NUM_FOUNDATIONS]), empty_columns=ro(st[:, K.F_EMPTY]),
+            score=ro(st[:, K.F_SCORE]), moves=ro(st[:, K.F_MOVES]), founded=ro(st[:, K.F_FOUNDED]),
+            chain=ro(st[:, K.F_CHAIN]), longest_chain=ro(st[:, K.F_LONGEST]),
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ helpers
 

@@ -10,7 +10,7 @@ observations, rewards, terminations, truncations and infos for the same seeds an
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
@@ -36,6 +36,55 @@ _INFO_FIELDS = (
 _INFO_KEYS = tuple(key for key, _ in _INFO_FIELDS)
 _INFO_KEY_PAIRS = tuple((key, f"_{key}") for key in _INFO_KEYS)
 _INFO_COLUMNS = np.array([field for _, field in _INFO_FIELDS])
+
+
+class TriPeaksBatchView(NamedTuple):
+    """The games of a :class:`TriPeaksVectorEnv`, read-only (``batch.view()``): row ``i`` of each
+    array is env ``i``.  These are views of the env's state, not copies: they show the state
+    after the latest ``reset`` / ``step`` (take a new view or ``.copy()`` to keep one), and
+    writing to them raises ``ValueError``.
+
+    The view holds the *whole* state, hidden cards included (the env knows the deal): training
+    signals may read them, a policy input must not (``seen`` and ``stock_seen`` say what the
+    player has seen).  Bit masks have bit ``s`` for slot ``s`` (0..27, reading order).  A
+    ``NamedTuple`` of arrays, so a numba function takes it as one argument (``view.removed[i]``).
+    The rule options of every env are ``batch.rules`` (a
+    :class:`~solitaire_env.tripeaks.rules.TriPeaksRules`), except the K-A rule, which a deal
+    code may set per env (``wrap``); the reward is ``batch.reward_mode`` and ``batch.win_bonus``.
+    """
+
+    #: ``(N, 28)`` int8: the card id of each slot as dealt (removed and face-down ones included).
+    tableau: np.ndarray
+    #: ``(N, 26)`` int8: the stock in draw order (52: a joker), ``-1`` past ``stock_len``.
+    stock: np.ndarray
+    #: ``(N,)``: how many cards the stock was dealt (``stock[i, :stock_len[i]]``).
+    stock_len: np.ndarray
+    #: ``(N,)``: how many stock cards have been drawn (the next draw is ``stock[i, stock_pos[i]]``).
+    stock_pos: np.ndarray
+    #: ``(N,)``: how many stock cards the player has seen (drawn at least once).
+    stock_seen: np.ndarray
+    #: ``(N,)``: the waste's top card (-1: an empty waste; 52: a joker).
+    waste: np.ndarray
+    #: ``(N,)``: the waste's key: its rank 1..13, 0 for an empty waste or a joker (accepts any rank).
+    waste_key: np.ndarray
+    #: ``(N,)`` bit masks: the removed slots.
+    removed: np.ndarray
+    #: ``(N,)`` bit masks: the exposed slots (no card covering them is left), removed ones included.
+    exposed: np.ndarray
+    #: ``(N,)`` bit masks: the face-up slots.
+    face_up: np.ndarray
+    #: ``(N,)`` bit masks: the slots whose card the player has seen (face up now or before).
+    seen: np.ndarray
+    #: ``(N,)`` bit masks of the legal actions (bit 28: the draw); 0 once the game is over.
+    legal: np.ndarray
+    #: ``(N,)``: 1 when K and A are adjacent in this env's game (the deal code's rule letter), else 0.
+    wrap: np.ndarray
+    #: ``(N,)``: the counters of the info: score, moves, cards cleared, current and longest chain.
+    score: np.ndarray
+    moves: np.ndarray
+    cleared: np.ndarray
+    chain: np.ndarray
+    longest_chain: np.ndarray
 
 
 def code_names(seeds: np.ndarray, letter: str) -> np.ndarray:
@@ -66,10 +115,42 @@ def _scoring_config(scoring: Scoring) -> list[int]:
 class TriPeaksVectorEnv(BatchEnv):
     """``num_envs`` TriPeaks games in arrays, stepped together by numba.
 
-    The same game, observations, rewards and infos as ``num_envs`` single envs made with
-    ``gym.make("solitaire_env/TriPeaks-v0", ...)`` (:class:`~solitaire_env.tripeaks.env.TriPeaksEnv`
-    documents them), with Gymnasium's vector conventions: actions an ``(N,)`` int array,
-    rewards float64, infos as arrays with ``_key`` masks.
+    ## Description
+    The game of :class:`~solitaire_env.tripeaks.env.TriPeaksEnv` (its docstring has the rules),
+    ``num_envs`` times over: the same observations, rewards, terminations, truncations and
+    infos as Gymnasium's ``SyncVectorEnv`` over single envs made with
+    ``gym.make("solitaire_env/TriPeaks-v0", ...)`` for the same seeds and actions, in one
+    numba call per step.  Made by ``gym.make_vec("solitaire_env/TriPeaks-v0", num_envs=N)``.
+
+    ## Action Space
+    ``MultiDiscrete([29] * N)`` (``single_action_space``: ``Discrete(29)``): an ``(N,)`` int array,
+    per env ``0..27`` removes the card in that slot and ``28`` draws.  ``action_masks()`` returns
+    the ``(N, 29)`` bool array of legal actions, ``info["action_mask"]`` the same as int8.
+
+    ## Observation Space
+    The single env's space, batched: ``obs_mode="flat"`` an ``(N, 607)`` float32 array;
+    ``"dict"`` a dict of ``(N, ...)`` arrays; ``"oracle"`` / ``"oracle_dict"`` add the hidden
+    cards.  Layouts: ``docs/observations.md``.
+
+    ## Starting State
+    Each env starts as the single env does (bottom row face up, one waste card, 23 in the
+    stock, by the rule options), on its own deal (see Deals).
+
+    ## Rewards
+    A float64 ``(N,)`` array, per env the single env's reward (``reward="score"``, ``"win"`` or
+    ``"progress"``; no callable) and illegal-action penalty.
+
+    ## Episode End
+    Per env, as the single env: terminated on a win or a loss (or an illegal action with
+    ``illegal_action="terminate"``), truncated after ``max_episode_steps`` steps.  A finished
+    env is reset automatically (``autoreset_mode``, see Arguments) with its next deal.
+
+    ## Information
+    Gymnasium's vector infos: per key an ``(N,)`` array and a ``_key`` bool mask of the envs
+    that have it: ``score``, ``moves``, ``cleared``, ``chain``, ``longest_chain``,
+    ``deal_code``, ``action_mask`` (``(N, 29)`` int8) and, when an action was illegal,
+    ``illegal_reason`` and ``illegal_message``.  With ``autoreset_mode="same_step"``, also
+    ``final_obs`` and ``final_info`` of the envs that ended in the step.
 
     ## Arguments
     The single env's keywords (``wrap``, ``draw``, ``faces``, ``waste_start``, ``jokers``,
@@ -104,7 +185,15 @@ class TriPeaksVectorEnv(BatchEnv):
     the env deals ``SyncVectorEnv``'s codes in the same order, minus the excluded ones.  Deals
     given in ``reset(options=...)`` are played even if excluded.
 
-    ``action_masks()`` returns the ``(N, 29)`` bool array of legal actions.
+    ## State view
+    ``view()`` returns the games' state as read-only arrays named in the game's words
+    (:class:`TriPeaksBatchView`: tableau, stock, waste, the removed / exposed / face-up / seen
+    masks, the legal actions, the counters), what training code reads
+    (:mod:`agents.move_values`, :mod:`agents.advice`, :mod:`agents.shaping`); ``rules``,
+    ``scoring``, ``reward_mode`` and ``win_bonus`` are the options in play.
+
+    ## Version History
+    * v0: Initial version.
     """
 
     _seed_block = SEED_BLOCK
@@ -170,6 +259,21 @@ class TriPeaksVectorEnv(BatchEnv):
         if not self._flat:
             self._dict_arrays = self._new_dict_arrays()
             self._final_dict = self._new_dict_arrays()
+
+    # ------------------------------------------------------------------ public view
+
+    def view(self) -> TriPeaksBatchView:
+        """The games' state as read-only arrays named in the game's words (:class:`TriPeaksBatchView`)."""
+        st = self._st
+        ro = base.read_only
+        return TriPeaksBatchView(
+            tableau=ro(self._tab), stock=ro(self._stock), stock_len=ro(st[:, K.F_STOCK_LEN]),
+            stock_pos=ro(st[:, K.F_STOCK_POS]), stock_seen=ro(st[:, K.F_STOCK_SEEN]), waste=ro(st[:, K.F_WASTE]),
+            waste_key=ro(st[:, K.F_KEY]), removed=ro(st[:, K.F_REMOVED]), exposed=ro(st[:, K.F_EXPOSED]),
+            face_up=ro(st[:, K.F_FACE_UP]), seen=ro(st[:, K.F_SEEN]), legal=ro(st[:, K.F_LEGAL]),
+            wrap=ro(st[:, K.F_WRAP]), score=ro(st[:, K.F_SCORE]), moves=ro(st[:, K.F_MOVES]),
+            cleared=ro(st[:, K.F_CLEARED]), chain=ro(st[:, K.F_CHAIN]), longest_chain=ro(st[:, K.F_LONGEST]),
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ helpers
 
