@@ -28,7 +28,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from agents.base import Agent, PublicState, decide, observe, public_state
+    from agents.base import Agent, EnvOutput, PublicState, decide, env_output, observe, public_state
     from agents.config import EvalConfig
     from agents.evaluation import EvalResult, evaluate
     from agents.registry import (
@@ -47,6 +47,8 @@ _LAZY = {
     "decide": "agents.base",
     "observe": "agents.base",
     "public_state": "agents.base",
+    "EnvOutput": "agents.base",
+    "env_output": "agents.base",
     "make_agent": "agents.registry",
     "agent_names": "agents.registry",
     "agent_options": "agents.registry",
@@ -61,6 +63,7 @@ _LAZY = {
 __all__ = [
     "Agent",
     "AgentOptionError",
+    "EnvOutput",
     "EvalConfig",
     "EvalResult",
     "PublicState",
@@ -69,6 +72,7 @@ __all__ = [
     "agent_names",
     "agent_options",
     "decide",
+    "env_output",
     "evaluate",
     "make_agent",
     "observe",

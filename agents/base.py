@@ -23,13 +23,14 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 import numpy as np
 
 from solitaire_env.cards import JOKER
 from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.games import GameName
 from solitaire_env.solver.hint import (
     FortyThievesKnowledge,
     TriPeaksKnowledge,
@@ -38,7 +39,6 @@ from solitaire_env.solver.hint import (
 )
 from solitaire_env.tripeaks.game import TriPeaksGame
 
-GameName = Literal["tripeaks", "fortythieves"]
 Game = TriPeaksGame | FortyThievesGame
 
 __all__ = [

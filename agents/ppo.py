@@ -64,16 +64,12 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, EnvOutput, GameName, PublicState
+from solitaire_env.games import ENV_IDS  # the registered env of each game (re-exported)
 
 __all__ = ["ENV_IDS", "PpoAgent", "read_sidecar", "sidecar_path", "write_sidecar"]
 
 #: What the ``advice`` of a sidecar may name (:mod:`agents.advice`).
 ADVICE = ("base_policy",)
-#: The registered env of each game.
-ENV_IDS: dict[GameName, str] = {
-    "tripeaks": "solitaire_env/TriPeaks-v0",
-    "fortythieves": "solitaire_env/FortyThieves-v0",
-}
 
 
 def _model_file(model: str | Path) -> Path:

@@ -48,7 +48,6 @@ import numpy as np
 
 from agents.base import GameName
 from agents.config import (
-    CODE_GAME,
     ENV_OPTIONS,
     RULE_LETTERS,
     ConfigError,
@@ -519,11 +518,12 @@ def load_train_config(path: str, **overrides: Any) -> TrainConfig:
 
 def deal_sets(config: TrainConfig) -> tuple[list[str], list[str]]:
     """The validation and test deal codes (the test codes are an evaluation run's: same seed, same codes)."""
-    from solitaire_env.solver.stats import draw_codes
+    from solitaire_env.deals import draw_codes
+    from solitaire_env.games import code_letter
 
-    game = CODE_GAME[config.game]
-    validation = draw_codes(config.validation_deals, config.validation_seed, game, config.rules)  # type: ignore[arg-type]
-    test = draw_codes(config.test_deals, config.test_seed, game, config.rules)  # type: ignore[arg-type]
+    game = code_letter(config.game)
+    validation = draw_codes(config.validation_deals, config.validation_seed, game, config.rules)
+    test = draw_codes(config.test_deals, config.test_seed, game, config.rules)
     return validation, test
 
 
