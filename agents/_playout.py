@@ -34,16 +34,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solitaire_env.tripeaks.rules import BOTTOM_MASK, COVER_MASK, COVERS, DRAW, NUM_SLOTS  # noqa: F401
+from solitaire_env.tripeaks.kernels import (
+    COVER,
+    accept_masks,
+    bit_index,
+    draw_allowed,
+    exposed_slots,
+    follows,
+    near_ranks,
+    popcount,
+    remove_slot,
+)
+from solitaire_env.tripeaks.rules import ALL_SLOTS, BOTTOM_MASK, DRAW, NUM_KEYS, NUM_RANKS, NUM_SLOTS
 
-ALL_SLOTS = (1 << NUM_SLOTS) - 1
-_COVER = np.array(COVER_MASK, dtype=np.int64)
-#: ``_COVERS[s]``: the (up to two) slots slot ``s`` lies on, -1 padded.
-_COVERS = np.array([[*COVERS[s], -1, -1][:2] for s in range(NUM_SLOTS)], dtype=np.int64)
-_DEBRUIJN = 0x03F79D71B4CB0A89
-_BIT_INDEX = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _BIT_INDEX[((_DEBRUIJN << _i) & (2**64 - 1)) >> 58] = _i
+#: The rule primitives under the names the other agents' modules call them by (the kernels
+#: themselves live in :mod:`solitaire_env.tripeaks.kernels`).
+exposed_of = exposed_slots
+_popcount = popcount
+#: The slots above the bottom row (0..17), the only ones that start face down.
+UPPER_MASK = ALL_SLOTS & ~BOTTOM_MASK
+#: ``rollout_two``'s column for "the game ended with the candidate" (after the 29 actions).
+ENDED = DRAW + 1
+#: Scratch stack size of the chain search (deeper than any chain of 28 removals).
+STACK = 32
 
 #: Policy parameters (an int64 array, see :func:`policy_params`).
 (P_MODE, P_BUDGET, P_DEPTH, P_NOW, P_CLEAR, P_REVEAL, P_OUTS, P_BRIDGE, P_FOLLOW, P_CATCH) = range(10)
@@ -94,98 +107,33 @@ def policy_params(
 
 
 @njit(cache=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
-
-
-@njit(cache=True, inline="always")
-def _index(low):
-    """The bit index of a one-bit mask."""
-    return _BIT_INDEX[((low * np.int64(_DEBRUIJN)) >> 58) & 63]
-
-
-@njit(cache=True, inline="always")
-def _remove(s, removed, exposed):
-    """``(removed, exposed)`` after removing exposed slot ``s``."""
-    bit = np.int64(1) << s
-    removed |= bit
-    exposed &= ~bit
-    for k in range(2):
-        t = _COVERS[s, k]
-        if t >= 0 and removed & _COVER[t] == _COVER[t]:
-            exposed |= np.int64(1) << t
-    return removed, exposed
-
-
-@njit(cache=True)
-def accept_masks(slot_rank, wrap, accept):
-    """Fill ``accept[k]`` (k = 0..13): the slots whose rank may be played on waste key ``k``."""
-    by_rank = np.zeros(15, np.int64)
-    for s in range(NUM_SLOTS):
-        by_rank[slot_rank[s]] |= np.int64(1) << s
-    if wrap:
-        by_rank[0] = by_rank[13]
-        by_rank[14] = by_rank[1]
-    else:
-        by_rank[0] = 0
-        by_rank[14] = 0
-    accept[0] = ALL_SLOTS
-    for r in range(1, 14):
-        accept[r] = by_rank[r - 1] | by_rank[r + 1]
-
-
-@njit(cache=True)
-def exposed_of(removed):
-    """The exposed slots of a removed mask."""
-    exposed = np.int64(0)
-    for s in range(NUM_SLOTS):
-        bit = np.int64(1) << s
-        if removed & bit == 0 and removed & _COVER[s] == _COVER[s]:
-            exposed |= bit
-    return exposed
-
-
-@njit(cache=True, inline="always")
 def _outs(key, unseen, wrap):
     """Unseen cards that may be played on waste key ``key`` (jokers count; key 0: all)."""
-    if key == 0:
-        total = 0
-        for r in range(14):
-            total += unseen[r]
-        return total
     total = unseen[0]
-    if key > 1:
-        total += unseen[key - 1]
-    elif wrap:
-        total += unseen[13]
-    if key < 13:
-        total += unseen[key + 1]
-    elif wrap:
-        total += unseen[1]
+    for r in range(1, NUM_KEYS):
+        if follows(key, r, wrap):
+            total += unseen[r]
     return total
 
 
 @njit(cache=True, inline="always")
 def _end_value(removed, exposed, key, cleared, known, slot_rank, accept, unseen, bridges, wrap, params):
     """How good it is to end a chain at this position (see :func:`policy_params`)."""
-    value = params[P_CLEAR] * cleared + params[P_REVEAL] * _popcount(exposed & ~known)
+    value = params[P_CLEAR] * cleared + params[P_REVEAL] * popcount(exposed & ~known)
     value += params[P_OUTS] * _outs(key, unseen, wrap)
     if params[P_BRIDGE] != 0:
-        value += params[P_BRIDGE] * _popcount(bridges & known & ~removed)
+        value += params[P_BRIDGE] * popcount(bridges & known & ~removed)
     if params[P_FOLLOW] != 0:
-        value += params[P_FOLLOW] * _popcount(exposed & known & accept[key])
+        value += params[P_FOLLOW] * popcount(exposed & known & accept[key])
     if params[P_CATCH] != 0:
         value += params[P_CATCH] * _catch(exposed & known, slot_rank, unseen, wrap)
     if params[P_HALF] != 0:
         half = 0
-        hidden = ~(known | removed | exposed) & ((np.int64(1) << 18) - 1)
+        hidden = ~(known | removed | exposed) & UPPER_MASK
         while hidden:
             low = hidden & -hidden
             hidden ^= low
-            left = _COVER[_index(low)] & ~removed
+            left = COVER[bit_index(low)] & ~removed
             if left & (left - 1) == 0:
                 half += 1
         value += params[P_HALF] * half
@@ -199,15 +147,10 @@ def _catch(board, slot_rank, unseen, wrap):
     while board:
         low = board & -board
         board ^= low
-        ranks |= 1 << slot_rank[_index(low)]
-    near = (ranks << 1) | (ranks >> 1)
-    if wrap:
-        if ranks & (1 << 13):
-            near |= 2
-        if ranks & 2:
-            near |= 1 << 13
+        ranks |= 1 << slot_rank[bit_index(low)]
+    near = near_ranks(ranks, wrap)
     total = unseen[0]
-    for r in range(1, 14):
+    for r in range(1, NUM_KEYS):
         if near >> r & 1:
             total += unseen[r]
     return total
@@ -235,7 +178,7 @@ def _choose(
     moves = exposed & accept[key]
     stop = can_draw and params[P_STOP] != 0
     if (moves & (moves - 1) == 0 and not stop) or params[P_BUDGET] <= 0:
-        return _index(moves & -moves)
+        return bit_index(moves & -moves)
     budget = params[P_BUDGET]
     max_depth = params[P_DEPTH]
     best_score = np.int64(-(1 << 62))
@@ -245,10 +188,10 @@ def _choose(
     while rest:
         low = rest & -rest
         rest ^= low
-        s = _index(low)
-        r1, e1 = _remove(s, removed, exposed)
+        s = bit_index(low)
+        r1, e1 = remove_slot(removed, exposed, s)
         k1 = slot_rank[s]
-        now = _popcount(e1 & ~exposed & ~known)
+        now = popcount(e1 & ~exposed & ~known)
         top = _end_value(r1, e1, k1, 1, known, slot_rank, accept, unseen, bridges, wrap, params)
         top_r, top_e = r1, e1
         deep = np.int64(1)  # the longest chain of known cards after s
@@ -265,8 +208,8 @@ def _choose(
                 continue
             lo = m & -m
             st_m[d] = m ^ lo
-            t = _index(lo)
-            r2, e2 = _remove(t, st_r[d], st_e[d])
+            t = bit_index(lo)
+            r2, e2 = remove_slot(st_r[d], st_e[d], t)
             k2 = slot_rank[t]
             nodes += 1
             v = _end_value(r2, e2, k2, d + 2, known, slot_rank, accept, unseen, bridges, wrap, params)
@@ -287,13 +230,13 @@ def _choose(
             best_r, best_e, best_c, best_now = top_r, top_e, deep, now
     if stop and best_r != ALL_SLOTS:
         # draw instead when the best chain is worth too little (a linear rule)
-        gain = params[P_S_CLEAR] * best_c + params[P_S_REVEAL] * _popcount(best_e & ~known)
+        gain = params[P_S_CLEAR] * best_c + params[P_S_REVEAL] * popcount(best_e & ~known)
         gain += params[P_S_NOW] * best_now
         if params[P_S_CATCH] != 0:
             after = _catch(best_e & known, slot_rank, unseen, wrap)
             before = _catch(exposed & known, slot_rank, unseen, wrap)
             gain += params[P_S_CATCH] * (after - before)
-        gain += params[P_S_STOCK] * stock_left + params[P_S_LEFT] * (NUM_SLOTS - _popcount(removed))
+        gain += params[P_S_STOCK] * stock_left + params[P_S_LEFT] * (NUM_SLOTS - popcount(removed))
         if gain < params[P_S_T]:
             return DRAW
     return best
@@ -329,16 +272,16 @@ def _playout(
     bridges = np.int64(0)
     if wrap and params[P_BRIDGE] != 0:
         for s in range(NUM_SLOTS):  # the aces and kings of the tableau (read only while known)
-            if slot_rank[s] == 1 or slot_rank[s] == 13:
+            if slot_rank[s] == 1 or slot_rank[s] == NUM_RANKS:
                 bridges |= np.int64(1) << s
     n = 0
     while removed != ALL_SLOTS:
         moves = exposed & accept[key]
-        can_draw = pos < n_stock and not (when_stuck and moves != 0)
+        can_draw = draw_allowed(n_stock - pos, moves, when_stuck)
         if moves == 0 and not can_draw:
             break
         if params[P_MODE] == MODE_RANDOM:
-            count = _popcount(moves) + (1 if can_draw else 0)
+            count = popcount(moves) + (1 if can_draw else 0)
             pick = int(noise[n % noise.shape[0]] * count)
             if pick >= count:
                 pick = count - 1
@@ -347,14 +290,14 @@ def _playout(
                 low = moves & -moves
                 moves ^= low
                 if pick == 0:
-                    action = _index(low)
+                    action = bit_index(low)
                     break
                 pick -= 1
         elif moves == 0:
             action = DRAW
         elif params[P_EPS] > 0 and noise.shape[0] >= MAX_MOVES and noise[n] * 1000.0 < params[P_EPS]:
             # epsilon-greedy: a uniformly random removal (the same uniform, rescaled, picks it)
-            count = _popcount(moves)
+            count = popcount(moves)
             pick = int(noise[n] * 1000.0 / params[P_EPS] * count)
             if pick >= count:
                 pick = count - 1
@@ -363,7 +306,7 @@ def _playout(
                 low = moves & -moves
                 moves ^= low
                 if pick == 0:
-                    action = _index(low)
+                    action = bit_index(low)
                     break
                 pick -= 1
         else:
@@ -394,26 +337,26 @@ def _playout(
                 stock_seen = pos + 1
             pos += 1
         else:
-            removed, exposed = _remove(action, removed, exposed)
+            removed, exposed = remove_slot(removed, exposed, action)
             new = exposed & ~known
             known |= new
             while new:
                 low = new & -new
                 new ^= low
-                unseen[slot_rank[_index(low)]] -= 1
+                unseen[slot_rank[bit_index(low)]] -= 1
             key = slot_rank[action]
-    return _popcount(removed), n
+    return popcount(removed), n
 
 
 @njit(cache=True)
 def playout_record(slot_rank, stock_key, removed, pos, key, known, stock_seen, unseen, wrap, when_stuck, params, noise):
     """One playout from a full position; returns ``(cleared, moves)`` (the env actions played)."""
-    accept = np.empty(14, np.int64)
+    accept = np.empty(NUM_KEYS, np.int64)
     accept_masks(slot_rank, wrap, accept)
     record = np.zeros(MAX_MOVES, np.int64)
-    st_r = np.empty(32, np.int64)
-    st_e = np.empty(32, np.int64)
-    st_m = np.empty(32, np.int64)
+    st_r = np.empty(STACK, np.int64)
+    st_e = np.empty(STACK, np.int64)
+    st_m = np.empty(STACK, np.int64)
     exposed = exposed_of(removed)
     cleared, n = _playout(
         slot_rank,
@@ -445,24 +388,24 @@ def policy_move(layout, removed, known, key, pos, n_stock, unseen, wrap, when_st
     slot_rank = np.empty(NUM_SLOTS, np.int64)
     for s in range(NUM_SLOTS):
         slot_rank[s] = layout[s] if layout[s] > 0 else 0  # rank 0 matches nothing but a key of 0
-    accept = np.empty(14, np.int64)
+    accept = np.empty(NUM_KEYS, np.int64)
     accept_masks(slot_rank, wrap, accept)
     exposed = exposed_of(removed)
     known = known | removed | exposed
-    for r in range(14):
+    for r in range(NUM_KEYS):
         accept[r] &= known
     moves = exposed & accept[key]
-    can_draw = pos < n_stock and not (when_stuck and moves != 0)
+    can_draw = draw_allowed(n_stock - pos, moves, when_stuck)
     if moves == 0:
         return DRAW if can_draw else -1
     bridges = np.int64(0)
     if wrap and params[P_BRIDGE] != 0:
         for s in range(NUM_SLOTS):
-            if slot_rank[s] == 1 or slot_rank[s] == 13:
+            if slot_rank[s] == 1 or slot_rank[s] == NUM_RANKS:
                 bridges |= np.int64(1) << s
-    st_r = np.empty(32, np.int64)
-    st_e = np.empty(32, np.int64)
-    st_m = np.empty(32, np.int64)
+    st_r = np.empty(STACK, np.int64)
+    st_e = np.empty(STACK, np.int64)
+    st_m = np.empty(STACK, np.int64)
     return _choose(
         slot_rank,
         accept,
@@ -534,17 +477,11 @@ def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_
     ``max_nodes`` positions expanded, but every legal first move gets its one-move plan.
     Returns ``(paths, lengths)``: ``paths[i, :lengths[i]]`` is plan ``i``'s env actions.
     """
-    accept = np.zeros(14, np.int64)  # over the known slots only
-    by_rank = np.zeros(15, np.int64)
+    known_rank = np.empty(NUM_SLOTS, np.int64)  # rank 0 (plays on nothing) where never seen
     for s in range(NUM_SLOTS):
-        if layout[s] > 0:
-            by_rank[layout[s]] |= np.int64(1) << s
-    if wrap:
-        by_rank[0] = by_rank[13]
-        by_rank[14] = by_rank[1]
-    accept[0] = ALL_SLOTS
-    for r in range(1, 14):
-        accept[r] = by_rank[r - 1] | by_rank[r + 1]
+        known_rank[s] = layout[s] if layout[s] > 0 else 0
+    accept = np.empty(NUM_KEYS, np.int64)  # over the known slots only
+    accept_masks(known_rank, wrap, accept)
     cap = max_nodes + 1
     q_removed = np.empty(cap, np.int64)
     q_exposed = np.empty(cap, np.int64)
@@ -580,15 +517,15 @@ def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_
                 out_last[n_out] = q_action[node]
                 n_out += 1
             continue
-        if pos < n_stock and not (when_stuck and moves != 0):
+        if draw_allowed(n_stock - pos, moves, when_stuck):
             out_node[n_out] = node
             out_last[n_out] = DRAW
             n_out += 1
         while moves:
             low = moves & -moves
             moves ^= low
-            s = _index(low)
-            r1, e1 = _remove(s, r0, e0)
+            s = bit_index(low)
+            r1, e1 = remove_slot(r0, e0, s)
             k1 = layout[s]
             stop = r1 == ALL_SLOTS or (e1 & ~known0) != 0 or ((e1 & accept[k1]) == 0 and pos >= n_stock)
             if not stop:  # an inner node, unless already reached or out of room
@@ -677,11 +614,11 @@ def rollout_counts(
     cleared = np.zeros((n_samples, n_plans), np.int8)
     slot_rank = np.empty(NUM_SLOTS, np.int64)
     stock_key = np.empty(stock.shape[0], np.int64)
-    accept = np.empty(14, np.int64)
-    st_r = np.empty(32, np.int64)
-    st_e = np.empty(32, np.int64)
-    st_m = np.empty(32, np.int64)
-    work = np.empty(14, np.int64)
+    accept = np.empty(NUM_KEYS, np.int64)
+    st_r = np.empty(STACK, np.int64)
+    st_e = np.empty(STACK, np.int64)
+    st_m = np.empty(STACK, np.int64)
+    work = np.empty(NUM_KEYS, np.int64)
     record = np.zeros(0, np.int64)
     exposed0 = exposed_of(removed)
     known0 = known | removed | exposed0
@@ -698,7 +635,7 @@ def rollout_counts(
             for j in range(MAX_MOVES):
                 noise[j] = uniforms[i, width + j]
         for c in range(n_plans):
-            for r in range(14):
+            for r in range(NUM_KEYS):
                 work[r] = unseen[r]
             r0 = removed
             e0 = exposed0
@@ -715,13 +652,13 @@ def rollout_counts(
                         s0 = p0 + 1
                     p0 += 1
                 else:
-                    r0, e0 = _remove(action, r0, e0)
+                    r0, e0 = remove_slot(r0, e0, action)
                     new = e0 & ~k0
                     k0 |= new
                     while new:
                         low = new & -new
                         new ^= low
-                        work[slot_rank[_index(low)]] -= 1
+                        work[slot_rank[bit_index(low)]] -= 1
                     key0 = slot_rank[action]
             got, _ = _playout(
                 slot_rank,
@@ -761,13 +698,13 @@ def _apply(action, slot_rank, stock_key, removed, exposed, known, pos, stock_see
             seen = key + 1
         pos += 1
     else:
-        removed, exposed = _remove(action, removed, exposed)
+        removed, exposed = remove_slot(removed, exposed, action)
         new = exposed & ~known
         known |= new
         while new:
             low = new & -new
             new ^= low
-            r = slot_rank[_index(low)]
+            r = slot_rank[bit_index(low)]
             unseen[r] -= 1
             seen = seen * 15 + r + 1
         key = slot_rank[action]
@@ -799,17 +736,17 @@ def rollout_two(
     candidate).  The player picks ``b`` knowing ``seen`` only: see ``TriPeaksRollout``."""
     n_samples = uniforms.shape[0]
     n_cand = candidates.shape[0]
-    cleared = np.full((n_samples, n_cand, 30), -1, np.int8)
+    cleared = np.full((n_samples, n_cand, ENDED + 1), -1, np.int8)
     seen_out = np.zeros((n_samples, n_cand), np.int64)
     slot_rank = np.empty(NUM_SLOTS, np.int64)
     stock_key = np.empty(stock.shape[0], np.int64)
     n_stock = stock.shape[0]
-    accept = np.empty(14, np.int64)
-    st_r = np.empty(32, np.int64)
-    st_e = np.empty(32, np.int64)
-    st_m = np.empty(32, np.int64)
-    work1 = np.empty(14, np.int64)
-    work2 = np.empty(14, np.int64)
+    accept = np.empty(NUM_KEYS, np.int64)
+    st_r = np.empty(STACK, np.int64)
+    st_e = np.empty(STACK, np.int64)
+    st_m = np.empty(STACK, np.int64)
+    work1 = np.empty(NUM_KEYS, np.int64)
+    work2 = np.empty(NUM_KEYS, np.int64)
     noise = np.zeros(1)
     record = np.zeros(0, np.int64)
     exposed0 = exposed_of(removed)
@@ -818,24 +755,24 @@ def rollout_two(
         fill_sample(layout, stock, ranks, n_jokers, uniforms[i], slot_rank, stock_key)
         accept_masks(slot_rank, wrap, accept)
         for c in range(n_cand):
-            for r in range(14):
+            for r in range(NUM_KEYS):
                 work1[r] = unseen[r]
             r1, e1, k1, p1, s1, key1, seen = _apply(
                 candidates[c], slot_rank, stock_key, removed, exposed0, known0, pos, stock_seen, key, work1
             )
             seen_out[i, c] = seen
             moves = e1 & accept[key1]
-            can_draw = p1 < n_stock and not (when_stuck and moves != 0)
+            can_draw = draw_allowed(n_stock - p1, moves, when_stuck)
             if r1 == ALL_SLOTS or (moves == 0 and not can_draw):
-                cleared[i, c, 29] = _popcount(r1)
+                cleared[i, c, ENDED] = popcount(r1)
                 continue
             if can_draw:
                 moves |= np.int64(1) << DRAW
             while moves:
                 low = moves & -moves
                 moves ^= low
-                b = _index(low)
-                for r in range(14):
+                b = bit_index(low)
+                for r in range(NUM_KEYS):
                     work2[r] = work1[r]
                 r2, e2, k2, p2, s2, key2, _ = _apply(b, slot_rank, stock_key, r1, e1, k1, p1, s1, key1, work2)
                 got, _ = _playout(
@@ -862,4 +799,4 @@ def rollout_two(
     return seen_out, cleared
 
 
-assert DRAW == NUM_SLOTS == 28  # the kernels hard-code both
+assert DRAW == NUM_SLOTS  # the draw bit sits just above the slot bits

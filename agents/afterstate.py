@@ -44,7 +44,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from agents.features import NUM_RANKS, NUM_SLOTS, adjacency, rank_relations
+from agents.features import SLOT_RANK, WASTE_EMPTY, WASTE_JOKER, adjacency, rank_relations
 from solitaire_env.tripeaks.observe import (
     CHAIN_OFFSET,
     CLEARED_OFFSET,
@@ -55,14 +55,12 @@ from solitaire_env.tripeaks.observe import (
     UNSEEN_OFFSET,
     WASTE_OFFSET,
 )
-from solitaire_env.tripeaks.rules import COVERED_BY, COVERS
+from solitaire_env.tripeaks.rules import COVERED_BY, COVERS, DRAW, NUM_ACTIONS, NUM_RANKS, NUM_SLOTS
 
 __all__ = ["AfterstatePolicy", "TriPeaksAfterstateFeatures", "afterstate_policy_kwargs"]
 
-NUM_ACTIONS = NUM_SLOTS + 1
-DRAW = NUM_SLOTS
 _PAIRS = np.triu_indices(NUM_SLOTS, k=1)
-_WASTE_JOKER, _WASTE_EMPTY = 17, 18  # places in the waste block: 0..12 rank, 13..16 suit, joker, empty
+_WASTE_JOKER, _WASTE_EMPTY = WASTE_JOKER, WASTE_EMPTY  # places in the waste block: rank, suit, joker, empty
 #: The scorer's input: the afterstate (607), about-to-turn flags (28), drawn, advised,
 #: playable (28) and linked pairs (378).
 SCORER_INPUT = FLAT_SIZE + NUM_SLOTS + 2 + NUM_SLOTS + len(_PAIRS[0])
@@ -171,7 +169,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         removed = torch.cat([slots[:, :, 1], torch.ones(batch, 1, dtype=flat.dtype)], dim=1)  # column 28: none
         covered_by: torch.Tensor = self.covered_by  # type: ignore[assignment]
         exposed = removed[:, covered_by].prod(dim=2) > 0.5  # (B, 28)
-        ranks = slots[:, :, 2 : 2 + NUM_RANKS]  # zero unless face up
+        ranks = slots[:, :, SLOT_RANK : SLOT_RANK + NUM_RANKS]  # zero unless face up
         face_up = ranks.sum(dim=2) > 0.5
         adj: torch.Tensor = self.adj_any  # type: ignore[assignment]
         waste = flat[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]
@@ -196,7 +194,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
             blocks = after[i, : NUM_SLOTS * SLOT_SIZE].reshape(len(i), NUM_SLOTS, SLOT_SIZE)
             card = blocks[torch.arange(len(i)), s]  # (k, 19): its rank and suit
             waste = torch.zeros(len(i), SLOT_SIZE, dtype=flat.dtype)
-            waste[:, :_WASTE_JOKER] = card[:, 2:SLOT_SIZE]  # rank and suit
+            waste[:, :_WASTE_JOKER] = card[:, SLOT_RANK:SLOT_SIZE]  # rank and suit
             after[i, WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE] = waste
             removed_block = torch.zeros(len(i), SLOT_SIZE, dtype=flat.dtype)
             removed_block[:, 1] = 1.0
@@ -264,7 +262,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         first: nn.Linear = self.scorer[0]  # type: ignore[assignment]
         weight = first.weight  # (H, 1043)
         slots = flat[:, : NUM_SLOTS * SLOT_SIZE].reshape(batch, NUM_SLOTS, SLOT_SIZE)
-        ranks = slots[:, :, 2 : 2 + NUM_RANKS]  # (B, 28, 13), zero unless face up
+        ranks = slots[:, :, SLOT_RANK : SLOT_RANK + NUM_RANKS]  # (B, 28, 13), zero unless face up
         adj: torch.Tensor = self.adj  # type: ignore[assignment]
         near = ranks @ adj
         linked_all = torch.einsum("bsr,btr->bst", near, ranks)  # (B, 28, 28), symmetric
@@ -280,7 +278,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         old_waste = flat[rows, WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE]
         # the new waste top: the removed card (rank, suit), or the draw's expected unseen card
         new_waste = torch.zeros(n, SLOT_SIZE, dtype=flat.dtype)
-        new_waste[:, :_WASTE_JOKER] = old_block[:, 2:SLOT_SIZE]
+        new_waste[:, :_WASTE_JOKER] = old_block[:, SLOT_RANK:SLOT_SIZE]
         unseen = flat[:, UNSEEN_OFFSET:JOKERS_OFFSET].reshape(batch, 4, NUM_RANKS)
         jokers = flat[:, JOKERS_OFFSET] * 2.0
         total = (unseen.sum(dim=(1, 2)) + jokers).clamp(min=1.0).unsqueeze(1)

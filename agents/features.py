@@ -29,23 +29,24 @@ from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from solitaire_env.tripeaks.observe import FLAT_SIZE, SLOT_SIZE, WASTE_OFFSET
+from solitaire_env.tripeaks.rules import NUM_RANKS, NUM_SLOTS, follows
 
 __all__ = ["TriPeaksChainFeatures", "adjacency", "rank_relations"]
 
-NUM_SLOTS = 28
-NUM_RANKS = 13
-_RANK_START = 2  # a slot block: 0 face down, 1 removed, 2..14 rank one-hot, 15..18 suit
-_WASTE_JOKER = 17  # a waste block: 0..12 rank one-hot, 13..16 suit, 17 joker, 18 empty
+#: Places in a slot block of the flat observation: 0 face down, 1 removed, 2..14 rank one-hot,
+#: 15..18 suit (solitaire_env.tripeaks.observe).
+SLOT_RANK = 2
+#: Places in the waste block: 0..12 rank one-hot, 13..16 suit, 17 joker, 18 empty.
+WASTE_JOKER = NUM_RANKS + 4
+WASTE_EMPTY = WASTE_JOKER + 1
+_RANK_START = SLOT_RANK
+_WASTE_JOKER = WASTE_JOKER
 
 
 def adjacency(wrap: bool) -> np.ndarray:
     """The 13 x 13 matrix of ranks one apart (A..K; with ``wrap`` K-A too)."""
-    adj = np.zeros((NUM_RANKS, NUM_RANKS), dtype=np.float32)
-    for r in range(NUM_RANKS - 1):
-        adj[r, r + 1] = adj[r + 1, r] = 1.0
-    if wrap:
-        adj[0, NUM_RANKS - 1] = adj[NUM_RANKS - 1, 0] = 1.0
-    return adj
+    ranks = range(1, NUM_RANKS + 1)
+    return np.array([[1.0 if follows(r, q, wrap) else 0.0 for q in ranks] for r in ranks], dtype=np.float32)
 
 
 def rank_relations(

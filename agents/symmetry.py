@@ -38,7 +38,7 @@ import numpy as np
 
 from solitaire_env.cards import JOKER, RANKS, SUITS
 from solitaire_env.tripeaks.observe import FLAT_SIZE, SLOT_SIZE, UNSEEN_OFFSET, WASTE_OFFSET
-from solitaire_env.tripeaks.rules import DRAW, NUM_SLOTS, ROW_LENGTHS, ROW_STARTS
+from solitaire_env.tripeaks.rules import DRAW, NUM_ACTIONS, NUM_RANKS, NUM_SLOTS, ROW_LENGTHS, ROW_STARTS
 
 __all__ = [
     "MIRROR_SLOT",
@@ -50,9 +50,8 @@ __all__ = [
     "symmetry_tables",
 ]
 
-NUM_ACTIONS = DRAW + 1
 NUM_SUITS = len(SUITS)
-NUM_RANKS = len(RANKS)
+assert len(RANKS) == NUM_RANKS
 
 #: ``MIRROR_SLOT[s]``: the slot at the mirror place of slot ``s`` (its own row, read backwards).
 MIRROR_SLOT: tuple[int, ...] = tuple(
@@ -65,8 +64,8 @@ SYMMETRIES: tuple[tuple[bool, tuple[int, ...]], ...] = tuple(
 )
 
 # places inside a slot block / the waste block: rank one-hot, then the four suits
-_SLOT_SUIT = 15
-_WASTE_SUIT = 13
+_WASTE_SUIT = NUM_RANKS
+_SLOT_SUIT = 2 + NUM_RANKS  # after face down, removed and the 13 ranks
 
 
 def rename_suit(card: int, suits: tuple[int, ...]) -> int:

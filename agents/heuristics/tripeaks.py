@@ -15,7 +15,7 @@ the public information).
   long chains before drawing"), upper slots first; draw only when stuck.
 - ``peaks_even``: reveal first, then the removal in the peak with the most face-down cards
   left ("break the three peaks evenly", "do not leave the middle peak for last").
-- ``hint``: the hint's advice (:func:`solitaire_env.solver.hint._tripeaks_advice`: reveal now,
+- ``hint``: the hint's advice (:func:`solitaire_env.solver.hint.tripeaks_advice`: reveal now,
   the longest known chain, the most unseen cards that can follow its end, K/A bridges).
 - ``lookahead``: the chain planner that looks one stock draw ahead: it lists the positions its
   known removals can reach before the next draw (and the draw now), and plays towards the one
@@ -31,15 +31,21 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.base import Agent, PublicState
-from solitaire_env.solver.hint import TriPeaksKnowledge, _follows, _tripeaks_advice
+from solitaire_env.solver.hint import TriPeaksKnowledge, tripeaks_advice
 from solitaire_env.tripeaks.rules import (
     ALL_SLOTS,
-    COVER_MASK,
     COVERS,
     DRAW,
     GROUP_OF,
+    NUM_KEYS,
+    NUM_RANKS,
     NUM_SLOTS,
     PEAK_GROUP_MASKS,
+    RANK_BITS,
+    exposed_slots,
+    follows,
+    newly_exposed,
+    remove_slot,
 )
 
 __all__ = [
@@ -54,14 +60,10 @@ __all__ = [
 #: ``_ADJACENT[wrap][key]``: bit ``r`` set when a card of rank ``r`` may be played on a waste
 #: key ``key`` (1..13; key 0, an empty waste or a joker, takes every rank).
 _ADJACENT: dict[bool, tuple[int, ...]] = {
-    wrap: tuple(sum(1 << r for r in range(1, 14) if _follows(key, r, wrap)) for key in range(14))
+    wrap: tuple(sum(1 << r for r in range(1, NUM_RANKS + 1) if follows(key, r, wrap)) for key in range(NUM_KEYS))
     for wrap in (True, False)
 }
-_ANY_RANK = sum(1 << r for r in range(1, 14))
-#: ``_TURNS[s]``: the slots that slot ``s`` lies on, each with the mask of the cards covering it.
-_TURNS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((t, COVER_MASK[t]) for t in COVERS[s]) for s in range(NUM_SLOTS)
-)
+_ANY_RANK = RANK_BITS
 
 
 def _above(slot: int) -> int:
@@ -77,15 +79,6 @@ def _above(slot: int) -> int:
 _HOLDS: tuple[int, ...] = tuple(_above(s).bit_count() for s in range(NUM_SLOTS))
 
 
-def _exposed_mask(removed: int) -> int:
-    """Slots not removed whose covering cards are all removed."""
-    out = 0
-    for s in range(NUM_SLOTS):
-        if not removed >> s & 1 and removed & COVER_MASK[s] == COVER_MASK[s]:
-            out |= 1 << s
-    return out
-
-
 def _unknown_mask(k: TriPeaksKnowledge) -> int:
     """Slots whose card the player has never seen."""
     return sum(1 << s for s in range(NUM_SLOTS) if not k.ranks[s])
@@ -96,21 +89,10 @@ def _removal_actions(state: PublicState) -> list[int]:
     return [a for a in state.legal if a != DRAW]
 
 
-def _remove(removed: int, exposed: int, slot: int) -> tuple[int, int]:
-    """``(removed, exposed)`` after removing the exposed card of ``slot``."""
-    bit = 1 << slot
-    removed |= bit
-    exposed &= ~bit
-    for t, cover in _TURNS[slot]:
-        if removed & cover == cover:
-            exposed |= 1 << t
-    return removed, exposed
-
-
 def _reveals_now(k: TriPeaksKnowledge, slot: int, unknown: int) -> int:
     """Face-down (never seen) cards that removing ``slot`` turns up at once."""
     removed = k.removed | 1 << slot
-    return sum(1 for t, cover in _TURNS[slot] if removed & cover == cover and unknown >> t & 1)
+    return (newly_exposed(removed, slot) & unknown).bit_count()
 
 
 def _chain_lengths(k: TriPeaksKnowledge, budget: int = 5000) -> Callable[[int], int]:
@@ -137,14 +119,14 @@ def _chain_lengths(k: TriPeaksKnowledge, budget: int = 5000) -> Callable[[int], 
                 e ^= low
                 s = low.bit_length() - 1
                 if ok >> ranks[s] & 1:
-                    best = max(best, 1 + longest(*_remove(removed, exposed, s), ranks[s]))
+                    best = max(best, 1 + longest(*remove_slot(removed, exposed, s), ranks[s]))
         memo[state] = best
         return best
 
-    exposed0 = _exposed_mask(k.removed)
+    exposed0 = exposed_slots(k.removed)
 
     def length(slot: int) -> int:
-        return 1 + longest(*_remove(k.removed, exposed0, slot), k.ranks[slot])
+        return 1 + longest(*remove_slot(k.removed, exposed0, slot), k.ranks[slot])
 
     return length
 
@@ -223,14 +205,14 @@ class PeaksEvenAgent(_TriPeaksAgent):
 
 
 class HintAgent(_TriPeaksAgent):
-    """``hint``: the hint's public advice (:func:`~solitaire_env.solver.hint._tripeaks_advice`)."""
+    """``hint``: the hint's public advice (:func:`~solitaire_env.solver.hint.tripeaks_advice`)."""
 
     name = "hint"
 
     def choose(self, state: PublicState, removals: list[int]) -> int:
         k = state.knowledge
         assert isinstance(k, TriPeaksKnowledge)
-        action = _tripeaks_advice(k)  # a removal whenever one is legal
+        action = tripeaks_advice(k)  # a removal whenever one is legal
         return removals[0] if action is None or action == DRAW else action
 
 
@@ -285,11 +267,11 @@ class LookaheadAgent(_TriPeaksAgent):
         assert isinstance(k, TriPeaksKnowledge)
         ranks = k.ranks
         removed0 = k.removed
-        exposed0 = _exposed_mask(removed0)
+        exposed0 = exposed_slots(removed0)
         unknown = _unknown_mask(k)
         known = ~unknown
         adjacent = _ADJACENT[k.wrap]
-        follows = [adjacent[r] if r else 0 for r in ranks]  # ranks that may follow each known slot
+        follow_ranks = [adjacent[r] if r else 0 for r in ranks]  # ranks that may follow each known slot
         rank_bit = [1 << r for r in ranks]
         unseen = k.unseen
         total = sum(unseen)
@@ -303,7 +285,7 @@ class LookaheadAgent(_TriPeaksAgent):
             e = exposed & known
             while e:
                 low = e & -e
-                out |= follows[low.bit_length() - 1]
+                out |= follow_ranks[low.bit_length() - 1]
                 e ^= low
             return out
 
@@ -344,7 +326,7 @@ class LookaheadAgent(_TriPeaksAgent):
                 e ^= low
                 s = low.bit_length() - 1
                 if ok & rank_bit[s]:
-                    out.append((s, *_remove(removed, exposed, s), ranks[s]))
+                    out.append((s, *remove_slot(removed, exposed, s), ranks[s]))
             return out
 
         # 1. the positions known chains reach, with the first removals that lead to each
@@ -362,7 +344,7 @@ class LookaheadAgent(_TriPeaksAgent):
                 visit(nr, ne, nk, first)
 
         for slot in removals:
-            nr, ne = _remove(removed0, exposed0, slot)
+            nr, ne = remove_slot(removed0, exposed0, slot)
             visit(nr, ne, ranks[slot], slot)
 
         ranked = sorted(
@@ -394,7 +376,7 @@ class LookaheadAgent(_TriPeaksAgent):
             cov = covered_ranks(exposed)
             here = static(removed, exposed)
             value = chance[0] * best(removed, exposed, 0) if unseen[0] else 0.0
-            for r in range(1, 14):
+            for r in range(1, NUM_RANKS + 1):
                 if unseen[r]:
                     value += chance[r] * (best(removed, exposed, r) if cov >> r & 1 else here)
             return value

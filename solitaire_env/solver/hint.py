@@ -40,15 +40,16 @@ from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import (
     FIRST_FOUNDATION_SRC,
     FOUNDATION,
-    FOUNDATION_SUITS,
     NUM_COLUMNS,
     NUM_DESTS,
-    NUM_FOUNDATIONS,
     WASTE,
+    builds_on,
+    foundation_for,
+    is_safe,
 )
 from solitaire_env.solver.api import RulesArgument, as_game
 from solitaire_env.tripeaks.game import TriPeaksGame
-from solitaire_env.tripeaks.rules import COVER_MASK, DRAW, NUM_SLOTS
+from solitaire_env.tripeaks.rules import DRAW, NUM_RANKS, NUM_SLOTS, exposed_slots, follows
 
 __all__ = [
     "DEFAULT_MAX_NODES_FORTYTHIEVES",
@@ -63,9 +64,11 @@ __all__ = [
     "Hint",
     "TriPeaksKnowledge",
     "Verdict",
+    "fortythieves_advice",
     "fortythieves_knowledge",
     "hint",
     "public_move",
+    "tripeaks_advice",
     "tripeaks_knowledge",
 ]
 
@@ -167,8 +170,9 @@ class FortyThievesKnowledge:
     """What a Forty Thieves player sees: the only input of the Forty Thieves heuristic.
 
     Columns (bottom to top), the waste top (``None`` if empty), the foundation heights, the
-    number of stock cards left and the ``foundation_return`` rule.  The stock order is hidden
-    and not part of it.
+    number of stock cards left, the ``foundation_return`` rule and ``legal_mask``, the rules
+    core's legal moves (bit ``a`` for action ``a``: a function of the public position).  The
+    stock order is hidden and not part of it.
     """
 
     columns: tuple[tuple[int, ...], ...]
@@ -177,6 +181,7 @@ class FortyThievesKnowledge:
     stock_left: int
     foundation_return: bool
     won: bool
+    legal_mask: int
 
 
 def fortythieves_knowledge(game: FortyThievesGame) -> FortyThievesKnowledge:
@@ -188,51 +193,36 @@ def fortythieves_knowledge(game: FortyThievesGame) -> FortyThievesKnowledge:
         stock_left=game.stock_count,
         foundation_return=game.rules.foundation_return,
         won=game.won,
+        legal_mask=game.legal_mask(),
     )
 
 
 # ---------------------------------------------------------------------- TriPeaks heuristic
 
 
-def _exposed(removed: int) -> int:
-    """Slots not removed whose covering cards are all removed."""
-    out = 0
-    for s in range(NUM_SLOTS):
-        if not removed >> s & 1 and removed & COVER_MASK[s] == COVER_MASK[s]:
-            out |= 1 << s
-    return out
-
-
-def _follows(key: int, rank: int, wrap: bool) -> bool:
-    """Whether a card of ``rank`` may be played on a waste key ``key`` (0 = anything)."""
-    if key == 0:
-        return True
-    diff = abs(key - rank)
-    return diff == 1 or (wrap and diff == 12)
-
-
 def _removals(k: TriPeaksKnowledge, removed: int, key: int) -> list[int]:
     """Known exposed cards playable on ``key``: the removals a chain can continue with."""
-    exposed = _exposed(removed)
-    return [s for s in range(NUM_SLOTS) if exposed >> s & 1 and k.ranks[s] and _follows(key, k.ranks[s], k.wrap)]
+    exposed = exposed_slots(removed)
+    return [s for s in range(NUM_SLOTS) if exposed >> s & 1 and k.ranks[s] and follows(key, k.ranks[s], k.wrap)]
 
 
 def _outs(k: TriPeaksKnowledge, key: int) -> int:
     """Unseen cards that could follow a waste key (0 = anything: every unseen card)."""
     if key == 0:
         return sum(k.unseen)
-    return k.unseen[0] + sum(k.unseen[r] for r in range(1, 14) if _follows(key, r, k.wrap))
+    return k.unseen[0] + sum(k.unseen[r] for r in range(1, NUM_RANKS + 1) if follows(key, r, k.wrap))
 
 
-def _tripeaks_advice(k: TriPeaksKnowledge) -> int | None:
-    """The heuristic move from a TriPeaks knowledge (see the module docstring)."""
+def tripeaks_advice(k: TriPeaksKnowledge) -> int | None:
+    """The hint heuristic's move from a TriPeaks knowledge (see the module docstring): an env
+    action, or ``None`` when the game is won or no move is legal."""
     if k.won:
         return None
     first = _removals(k, k.removed, k.key)
     if not first:
         return DRAW if k.stock_left else None
     unknown = sum(1 << s for s in range(NUM_SLOTS) if not k.ranks[s])
-    bridge_slots = sum(1 << s for s in range(NUM_SLOTS) if k.wrap and k.ranks[s] in (1, 13))
+    bridge_slots = sum(1 << s for s in range(NUM_SLOTS) if k.wrap and k.ranks[s] in (1, NUM_RANKS))
     memo: dict[tuple[int, int], tuple[int, int, int, int]] = {}
 
     def stop_here(removed: int, key: int) -> tuple[int, int, int, int]:
@@ -240,7 +230,7 @@ def _tripeaks_advice(k: TriPeaksKnowledge) -> int | None:
         unseen cards that can follow the waste, K/A bridges left on the board)."""
         return (
             (removed & ~k.removed).bit_count(),
-            (_exposed(removed) & unknown).bit_count(),
+            (exposed_slots(removed) & unknown).bit_count(),
             _outs(k, key),
             (bridge_slots & ~removed).bit_count(),
         )
@@ -259,38 +249,33 @@ def _tripeaks_advice(k: TriPeaksKnowledge) -> int | None:
             memo[state] = value
         return value
 
-    exposed0 = _exposed(k.removed)
+    exposed0 = exposed_slots(k.removed)
     scored = []
     for s in first:
         after = k.removed | 1 << s
-        reveals_now = (_exposed(after) & ~exposed0 & unknown).bit_count()
+        reveals_now = (exposed_slots(after) & ~exposed0 & unknown).bit_count()
         # (a) turns a face-down card up, (b) the longest known chain (then its reveals),
         # (c) the most unseen cards that can follow its end, then K/A bridges kept; upper slots first
         scored.append(((reveals_now, *best(after, k.ranks[s])), -s, s))
     return max(scored)[2]
 
 
+_tripeaks_advice = tripeaks_advice  # the old private name (agents/pimc.py still imports it)
+
+
 # ---------------------------------------------------------------------- Forty Thieves heuristic
 
-_SUIT_FOUNDATIONS = {suit: tuple(f for f in range(NUM_FOUNDATIONS) if FOUNDATION_SUITS[f] == suit) for suit in range(4)}
+# The rules are those of solitaire_env.fortythieves.rules (builds_on, foundation_for, is_safe);
+# the legal moves those of the rules core (the knowledge's legal_mask).
 
 
 def _ft_foundation_ok(k: FortyThievesKnowledge, card: int) -> bool:
-    return any(k.foundations[f] == card % 13 for f in _SUIT_FOUNDATIONS[card // 13])
+    return foundation_for(k.foundations, card) is not None
 
 
-def _ft_safe(k: FortyThievesKnowledge, card: int) -> bool:
-    """Founding ``card`` is safe: both copies of the rank below are already founded (aces always)."""
-    return min(k.foundations[f] for f in _SUIT_FOUNDATIONS[card // 13]) == card % 13
-
-
-def _ft_builds_on(card: int, top: int) -> bool:
-    """``card`` goes on ``top`` in a column (same suit, one rank lower; nothing on a king's +1)."""
-    return card % 13 != 12 and top == card + 1
-
-
-def _fortythieves_advice(k: FortyThievesKnowledge) -> int | None:
-    """The heuristic move from a Forty Thieves knowledge (see the module docstring)."""
+def fortythieves_advice(k: FortyThievesKnowledge) -> int | None:
+    """The heuristic move from a Forty Thieves knowledge (see the module docstring); ``None``
+    when the game is won or no move is legal.  It reads nothing but ``k``."""
     if k.won:
         return None
     cols = k.columns
@@ -312,12 +297,12 @@ def _fortythieves_advice(k: FortyThievesKnowledge) -> int | None:
         assert card is not None
         if _ft_foundation_ok(k, card):
             order = (0, 0, 0) if src == WASTE else (0, *under_key(src))
-            founding.append((not _ft_safe(k, card), *order, src))
+            founding.append((not is_safe(k.foundations, card), *order, src))
     if founding:
         return min(founding)[-1] * NUM_DESTS + FOUNDATION
     # 3. the waste card onto a build (the longest column first)
     if k.waste_top is not None:
-        builds = [j for j in range(NUM_COLUMNS) if cols[j] and _ft_builds_on(k.waste_top, cols[j][-1])]
+        builds = [j for j in range(NUM_COLUMNS) if cols[j] and builds_on(k.waste_top, cols[j][-1])]
         if builds:
             return WASTE * NUM_DESTS + max(builds, key=lambda j: (len(cols[j]), -j))
     # 4. a column move that frees a card
@@ -327,11 +312,11 @@ def _fortythieves_advice(k: FortyThievesKnowledge) -> int | None:
         if not col:
             continue
         card = col[-1]
-        natural = len(col) > 1 and _ft_builds_on(card, col[-2])
+        natural = len(col) > 1 and builds_on(card, col[-2])
         if natural:
             continue  # moving it only swaps one build for another
         for d in range(NUM_COLUMNS):
-            if d != j and cols[d] and _ft_builds_on(card, cols[d][-1]):
+            if d != j and cols[d] and builds_on(card, cols[d][-1]):
                 freeing.append((under_key(j), -len(cols[d]), j, d))
         if empty and len(col) > 1 and _ft_foundation_ok(k, col[-2]):
             freeing.append(((0, col[-2] % 13), 1, j, empty[0]))  # to an empty column, to found the card under
@@ -351,42 +336,42 @@ def _fortythieves_advice(k: FortyThievesKnowledge) -> int | None:
 
 
 def _ft_other_moves(k: FortyThievesKnowledge) -> list[int]:
-    """The legal moves the steps above never suggest, in the order of a last resort: a column
-    card that is not on its natural parent to an empty column; a card off its natural parent
-    (onto another build or an empty column); a foundation card back down; a lone card to
-    another empty column.  Once the stock is out these can cycle: an agent playing
-    :func:`public_move` needs a step limit (the envs have one)."""
+    """The legal moves (of ``k.legal_mask``, the rules core's) the steps above never suggest, in
+    the order of a last resort: a column card that is not on its natural parent to an empty
+    column; a card off its natural parent (onto another build or an empty column); a
+    foundation card back down; a lone card to another empty column (each kind in action
+    order).  Once the stock is out these can cycle: an agent playing :func:`public_move` needs
+    a step limit (the envs have one)."""
     cols = k.columns
     to_empty: list[int] = []
     onto: list[int] = []
     back: list[int] = []
     alone: list[int] = []
-    for j in range(NUM_COLUMNS):
-        if not cols[j]:
+    m = k.legal_mask & ~(1 << FT_DRAW)
+    while m:
+        low = m & -m
+        m ^= low
+        action = low.bit_length() - 1
+        src, dst = divmod(action, NUM_DESTS)
+        if src == WASTE or dst == FOUNDATION:
+            continue  # the steps above see to the waste and the foundations
+        if src >= FIRST_FOUNDATION_SRC:
+            back.append(action)
             continue
-        card = cols[j][-1]
-        for d in range(NUM_COLUMNS):
-            if d == j:
-                continue
-            if not cols[d]:
-                if len(cols[j]) == 1:
-                    alone.append(j * NUM_DESTS + d)
-                elif _ft_builds_on(card, cols[j][-2]):
-                    onto.append(j * NUM_DESTS + d)  # it only breaks a build: as pointless as a swap
-                else:
-                    to_empty.append(j * NUM_DESTS + d)
-            elif _ft_builds_on(card, cols[d][-1]):
-                onto.append(j * NUM_DESTS + d)
-    if k.foundation_return:
-        for f in range(NUM_FOUNDATIONS):
-            n = k.foundations[f]
-            if not n:
-                continue
-            card = FOUNDATION_SUITS[f] * 13 + n - 1
-            for d in range(NUM_COLUMNS):
-                if not cols[d] or _ft_builds_on(card, cols[d][-1]):
-                    back.append((FIRST_FOUNDATION_SRC + f) * NUM_DESTS + d)
+        col = cols[src]
+        if cols[dst]:
+            onto.append(action)
+        elif len(col) == 1:
+            alone.append(action)
+        elif builds_on(col[-1], col[-2]):
+            onto.append(action)  # it only breaks a build: as pointless as a swap
+        else:
+            to_empty.append(action)
     return to_empty + onto + back + alone
+
+
+#: The old private name (kept for code that still imports it).
+_fortythieves_advice = fortythieves_advice
 
 
 # ---------------------------------------------------------------------- the hint
@@ -399,9 +384,9 @@ def public_move(game: TriPeaksGame | FortyThievesGame) -> int | None:
     :func:`tripeaks_knowledge` / :func:`fortythieves_knowledge`.  The move is always legal.
     """
     if isinstance(game, TriPeaksGame):
-        action = _tripeaks_advice(tripeaks_knowledge(game))
+        action = tripeaks_advice(tripeaks_knowledge(game))
     elif isinstance(game, FortyThievesGame):
-        action = _fortythieves_advice(fortythieves_knowledge(game))
+        action = fortythieves_advice(fortythieves_knowledge(game))
     else:
         raise TypeError(f"public_move() takes a TriPeaks or Forty Thieves game, not {type(game).__name__}")
     if action is not None and not game.legal_mask() >> action & 1:  # pragma: no cover - a bug if it happens

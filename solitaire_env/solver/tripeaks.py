@@ -31,7 +31,15 @@ from numba import njit
 from solitaire_env.cards import JOKER
 from solitaire_env.solver.result import SolveResult, Status
 from solitaire_env.tripeaks.game import TriPeaksGame
-from solitaire_env.tripeaks.rules import COVER_MASK, COVERS, DRAW, NUM_SLOTS
+from solitaire_env.tripeaks.kernels import (
+    bit_index,
+    draw_allowed,
+    exposed_slots,
+    near_ranks,
+    popcount,
+    remove_slot,
+)
+from solitaire_env.tripeaks.rules import ALL_SLOTS, DRAW, NUM_SLOTS, card_key
 
 #: Default node budget (the table holds 1.4 M states, so memoising never stops within it).
 DEFAULT_MAX_NODES = 1_000_000
@@ -42,16 +50,11 @@ MAX_LINE = 64
 
 SOLVED, UNSOLVABLE, INTRACTABLE = 0, 1, 2
 _STATUS: dict[int, Status] = {SOLVED: "solved", UNSOLVABLE: "unsolvable", INTRACTABLE: "intractable"}
-_COVER = np.array(COVER_MASK, dtype=np.int64)
-#: ``_COVERS[s]``: the (up to two) slots slot ``s`` lies on, -1 padded.
-_COVERS = np.array([[*COVERS[s], -1, -1][:2] for s in range(NUM_SLOTS)], dtype=np.int64)
-
-
-#: A de Bruijn sequence for finding a one-bit mask's bit index with one multiplication.
-_DEBRUIJN = 0x03F79D71B4CB0A89
-_BIT_INDEX = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _BIT_INDEX[((_DEBRUIJN << _i) & (2**64 - 1)) >> 58] = _i
+#: A state packs ``removed | pos << POS_SHIFT | key << KEY_SHIFT`` (28 + 6 + 4 bits); a table
+#: entry adds the search's stamp above ``STAMP_SHIFT``.
+POS_SHIFT = NUM_SLOTS
+KEY_SHIFT = POS_SHIFT + 6
+STAMP_SHIFT = KEY_SHIFT + 4
 
 
 @njit(cache=True)
@@ -75,13 +78,7 @@ def _dead(tab_mask, tab_odd, tab_left, stock_mask, stock_odd, stock_even, key, w
         if tab_even - tab_odd > odd_heads or tab_odd - tab_even > even_heads:
             return True
     avail = tab_mask | stock_mask | (np.int64(1) << key)
-    near = (avail << 1) | (avail >> 1)
-    if wrap:
-        if avail & (1 << 13):
-            near |= 2  # an ace lies next to a king
-        if avail & 2:
-            near |= 1 << 13
-    return (tab_mask & ~near) != 0
+    return (tab_mask & ~near_ranks(avail, wrap)) != 0
 
 
 @njit(cache=True)
@@ -104,9 +101,6 @@ def _tab_take(tab, r):
 
 @njit(cache=True)
 def _search(
-    cover,
-    covers,
-    bit_index,
     accept,
     slot_rank,
     stock_key,
@@ -126,7 +120,7 @@ def _search(
 ):
     """Iterative DFS. Returns (status, nodes, line length, best length, best cleared).
 
-    Table entries hold ``state | stamp << 38`` (0 = free): an entry of an older stamp counts
+    Table entries hold ``state | stamp << STAMP_SHIFT`` (0 = free): an entry of an older stamp counts
     as free, so no table needs clearing between searches.  A search starts in the small table
     (it stays in the processor's cache, which is what makes short searches fast) and moves
     its entries to the middle one when the small one is 70 % full, and from there to the big
@@ -140,17 +134,17 @@ def _search(
     no larger than ``small_table`` skips the middle step.
     """
     table = small_table
-    all_slots = (np.int64(1) << 28) - 1
-    draw_bit = np.int64(1) << 28
+    all_slots = np.int64(ALL_SLOTS)
+    draw_bit = np.int64(1) << DRAW
     n_stock = stock_key.shape[0]
     mask = table.shape[0] - 1
     limit = (table.shape[0] * 7) // 10
-    stamp_bits = np.int64(stamp) << 38
+    stamp_bits = np.int64(stamp) << STAMP_SHIFT
     stored = 0
     # the tableau cards left: count per rank, ranks present (bit mask), odd and even counts;
     # the stock from each position on: ranks present (bit 0: a joker), odd and even counts
     tab = np.zeros(16, np.int64)  # see _tab_put
-    for s in range(28):
+    for s in range(NUM_SLOTS):
         if removed0 & (np.int64(1) << s) == 0:
             _tab_put(tab, slot_rank[s])
     stock_mask = np.zeros(n_stock + 1, np.int64)
@@ -166,20 +160,14 @@ def _search(
     st_pos = np.empty(MAX_LINE, np.int64)
     st_moves = np.empty(MAX_LINE, np.int64)
     st_cleared = np.empty(MAX_LINE, np.int64)
-    exposed0 = 0
-    cleared0 = 0
-    for s in range(28):
-        bit = np.int64(1) << s
-        if removed0 & bit:
-            cleared0 += 1
-        elif removed0 & cover[s] == cover[s]:
-            exposed0 |= bit
+    exposed0 = exposed_slots(removed0)
+    cleared0 = popcount(removed0)
     best_cleared = cleared0
     best_len = 0
     if removed0 == all_slots:
         return SOLVED, 0, 0, 0, cleared0
     moves0 = exposed0 & accept[key0]
-    if pos0 < n_stock and (not when_stuck or moves0 == 0):
+    if draw_allowed(n_stock - pos0, moves0, when_stuck):
         moves0 |= draw_bit
     st_removed[0] = removed0
     st_exposed[0] = exposed0
@@ -191,7 +179,7 @@ def _search(
     while depth >= 0:
         moves = st_moves[depth]
         if moves == 0:
-            if depth > 0 and line[depth - 1] != 28:  # leaving the state that removal made
+            if depth > 0 and line[depth - 1] != DRAW:  # leaving the state that removal made
                 _tab_put(tab, slot_rank[line[depth - 1]])
             depth -= 1
             continue
@@ -202,42 +190,39 @@ def _search(
         pos = st_pos[depth]
         cleared = st_cleared[depth]
         if low == draw_bit:
-            action = 28
+            action = DRAW
             key = stock_key[pos]
             pos += 1
         else:
-            action = bit_index[((low * np.int64(_DEBRUIJN)) >> 58) & 63]
-            removed |= low
-            exposed ^= low
+            action = bit_index(low)
+            removed, exposed = remove_slot(removed, exposed, action)
             cleared += 1
-            for k in range(2):  # the (up to two) cards this one covered may now be exposed
-                t = covers[action, k]
-                if t >= 0 and removed & cover[t] == cover[t]:
-                    exposed |= np.int64(1) << t
             key = slot_rank[action]
         line[depth] = action
         if removed == all_slots:
-            return SOLVED, nodes, depth + 1, best_len, 28
-        if action != 28:
+            return SOLVED, nodes, depth + 1, best_len, NUM_SLOTS
+        if action != DRAW:
             _tab_take(tab, key)
-        if prune and _dead(tab[14], tab[15], 28 - cleared, stock_mask[pos], stock_odd[pos], stock_even[pos], key, wrap):
-            if action != 28:
+        if prune and _dead(
+            tab[14], tab[15], NUM_SLOTS - cleared, stock_mask[pos], stock_odd[pos], stock_even[pos], key, wrap
+        ):
+            if action != DRAW:
                 _tab_put(tab, key)
             continue
         # transposition table: skip states already expanded
-        state = removed | (pos << 28) | (key << 34)
+        state = removed | (pos << POS_SHIFT) | (key << KEY_SHIFT)
         h = ((state * np.int64(-7046029254386353131)) >> 40) & mask  # high bits of a multiplicative hash
         seen = False
         while True:
             entry = table[h]
-            if entry >> 38 != stamp:
+            if entry >> STAMP_SHIFT != stamp:
                 break
             if entry == state | stamp_bits:
                 seen = True
                 break
             h = (h + 1) & mask
         if seen:
-            if action != 28:
+            if action != DRAW:
                 _tab_put(tab, key)
             continue
         if stored >= limit and table.shape[0] < big_table.shape[0]:
@@ -248,17 +233,17 @@ def _search(
                 grown = big_table
             for i in range(table.shape[0]):
                 entry = table[i]
-                if entry >> 38 == stamp:
-                    old = entry & ((np.int64(1) << 38) - 1)
+                if entry >> STAMP_SHIFT == stamp:
+                    old = entry & ((np.int64(1) << STAMP_SHIFT) - 1)
                     j = ((old * np.int64(-7046029254386353131)) >> 40) & (grown.shape[0] - 1)
-                    while grown[j] >> 38 == stamp:
+                    while grown[j] >> STAMP_SHIFT == stamp:
                         j = (j + 1) & (grown.shape[0] - 1)
                     grown[j] = entry
             table = grown
             mask = table.shape[0] - 1
             limit = (table.shape[0] * 7) // 10
             h = ((state * np.int64(-7046029254386353131)) >> 40) & mask
-            while table[h] >> 38 == stamp:
+            while table[h] >> STAMP_SHIFT == stamp:
                 h = (h + 1) & mask
         if stored < limit:  # a full table only stops memoising: the search stays exact
             table[h] = state | stamp_bits
@@ -272,7 +257,7 @@ def _search(
             for i in range(depth + 1):
                 best_line[i] = line[i]
         child = exposed & accept[key]
-        if pos < n_stock and (not when_stuck or child == 0):
+        if draw_allowed(n_stock - pos, child, when_stuck):
             child |= draw_bit
         depth += 1
         st_removed[depth] = removed
@@ -306,8 +291,7 @@ class _Table:
 
 
 #: ``_KEY_OF[card]``: the waste key a card makes (its rank 1-13; 0 for a joker).
-_KEY_OF = np.array([c % 13 + 1 for c in range(52)] + [0], dtype=np.int64)
-assert JOKER == 52
+_KEY_OF = np.array([card_key(c) for c in range(JOKER + 1)], dtype=np.int64)
 
 
 #: The arrays of the last few deals searched (a hint searches the same deal again and again).
@@ -380,9 +364,6 @@ def _solve(game: TriPeaksGame, max_nodes: int, *, prune: bool) -> SolveResult:
     line = np.zeros(MAX_LINE, dtype=np.int64)
     best_line = np.zeros(MAX_LINE, dtype=np.int64)
     status, nodes, n_line, n_best, best = _search(
-        _COVER,
-        _COVERS,
-        _BIT_INDEX,
         x["accept"],
         x["slot_rank"],
         x["stock_key"],
@@ -410,4 +391,4 @@ def _solve(game: TriPeaksGame, max_nodes: int, *, prune: bool) -> SolveResult:
     )
 
 
-assert DRAW == 28 and NUM_SLOTS == 28  # the search hard-codes both
+assert DRAW == NUM_SLOTS  # the draw bit sits just above the slot bits

@@ -14,22 +14,24 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from solitaire_env.cards import JOKER, card_text, rank_of
+from solitaire_env.cards import card_text, rank_of
 from solitaire_env.deals import DealStringError, TriPeaksDeal
 from solitaire_env.tripeaks.rules import (
     ALL_SLOTS,
     BOTTOM_MASK,
-    COVER_MASK,
-    COVERS,
     DRAW,
     GROUP_OF,
+    NUM_ACTIONS,
     NUM_SLOTS,
     PEAK_GROUP_MASKS,
     TriPeaksRules,
+    accept_masks,
+    card_key,
+    draw_allowed,
+    legal_bits,
+    newly_exposed,
 )
 from solitaire_env.tripeaks.scoring import Scoring, get_scoring
-
-NUM_ACTIONS = NUM_SLOTS + 1
 
 #: Reason codes of illegal moves and the message shown for each.
 REASONS: dict[str, str] = {
@@ -106,12 +108,7 @@ class TriPeaksGame:
             first_waste = []
             self.stock = (deal.waste, *deal.stock)
         # accept[k]: slots playable on a waste key k (0 = empty waste or joker, else its rank)
-        by_rank = [0] * 15  # by_rank[r]: slots holding rank r; 0 and 14 stand for K and A when wrapping
-        for slot, card in enumerate(self.tableau):
-            by_rank[card % 13 + 1] |= 1 << slot
-        if rules.wrap:
-            by_rank[0], by_rank[14] = by_rank[13], by_rank[1]
-        self._accept = [ALL_SLOTS] + [by_rank[r - 1] | by_rank[r + 1] for r in range(1, 14)]
+        self._accept = list(accept_masks([rank_of(card) for card in self.tableau], rules.wrap))
         self._when_stuck = rules.draw == "when_stuck"
         self.removed = 0
         self.exposed = BOTTOM_MASK
@@ -132,9 +129,7 @@ class TriPeaksGame:
     # ------------------------------------------------------------------ queries
 
     def _waste_key(self) -> int:
-        if not self.waste or self.waste[-1] == JOKER:
-            return 0
-        return rank_of(self.waste[-1])
+        return card_key(self.waste[-1] if self.waste else None)
 
     @property
     def waste_top(self) -> int | None:
@@ -163,22 +158,17 @@ class TriPeaksGame:
 
     @property
     def lost(self) -> bool:
-        return self.stock_pos == len(self.stock) and not self.exposed & self._accept[self._key] and not self.won
+        return self.removed != ALL_SLOTS and self.legal_mask() == 0
 
     @property
     def over(self) -> bool:
-        return self.removed == ALL_SLOTS or (
-            self.stock_pos == len(self.stock) and not self.exposed & self._accept[self._key]
-        )
+        """Won, or no legal move left (the stock is empty and no removal is legal)."""
+        return self.legal_mask() == 0
 
     def legal_mask(self) -> int:
         """Bit mask over the 29 actions (bit 28 = draw) of the legal moves now."""
-        if self.removed == ALL_SLOTS:
-            return 0
         removable = self.exposed & self._accept[self._key]
-        if self.stock_pos < len(self.stock) and not (self._when_stuck and removable):
-            return removable | (1 << DRAW)
-        return removable
+        return legal_bits(self.removed, removable, len(self.stock) - self.stock_pos, self._when_stuck)
 
     def legal_actions(self) -> list[int]:
         mask = self.legal_mask()
@@ -234,8 +224,8 @@ class TriPeaksGame:
         if 0 <= action < DRAW:
             legal = removable >> action & 1
         elif action == DRAW:
-            legal = (
-                self.stock_pos < len(self.stock) and self.removed != ALL_SLOTS and not (self._when_stuck and removable)
+            legal = self.removed != ALL_SLOTS and draw_allowed(
+                len(self.stock) - self.stock_pos, removable, self._when_stuck
             )
         else:
             legal = False
@@ -268,14 +258,10 @@ class TriPeaksGame:
             bit = 1 << action
             removed = self.removed | bit
             self.removed = removed
-            exposed = self.exposed & ~bit
-            for t in COVERS[action]:
-                cover = COVER_MASK[t]
-                if removed & cover == cover:
-                    exposed |= 1 << t
-                    self.face_up |= 1 << t
-                    self.seen_slots |= 1 << t
-            self.exposed = exposed
+            turned = newly_exposed(removed, action)
+            self.exposed = (self.exposed & ~bit) | turned
+            self.face_up |= turned
+            self.seen_slots |= turned
             card = self.tableau[action]
             self.chain += 1
             if self.chain > self.longest_chain:
@@ -287,7 +273,7 @@ class TriPeaksGame:
             group = PEAK_GROUP_MASKS[GROUP_OF[action]]
             points = scoring.removal(self.chain, apex, removed & group == group, removed == ALL_SLOTS)
         self.waste.append(card)
-        self._key = 0 if card == JOKER else rank_of(card)
+        self._key = card_key(card)
         score = self.score + points
         floor = scoring.floor
         self.score = floor if floor is not None and score < floor else score

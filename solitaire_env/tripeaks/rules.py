@@ -4,7 +4,11 @@ Slots 0..27 in reading order: row 1 (the three apexes) 0-2, row 2 3-8, row 3 9-1
 row 4 (the bottom row) 18-27.  Apex ``p`` is covered by row-2 cards ``2p, 2p+1``;
 row-2 card ``i`` by row-3 cards ``i + i//2, i + i//2 + 1``; row-3 card ``j`` by bottom
 cards ``j, j+1`` (indices within their rows).  Everything here is a constant table or a
-frozen value, shared by the game, the observers, the solver and the hints.
+frozen value, shared by the game, the observers, the solver and the hints, and the pure
+rule primitives (:func:`follows`, :func:`accept_masks`, :func:`newly_exposed`,
+:func:`exposed_slots`, :func:`draw_allowed`, :func:`legal_bits`): every TriPeaks rule is
+written here once in Python; :mod:`solitaire_env.tripeaks.kernels` holds their numba twins
+(the only other copy), and ``tests/test_tripeaks_kernels.py`` ties the two together.
 """
 
 from __future__ import annotations
@@ -20,6 +24,19 @@ APEX_SLOTS = (0, 1, 2)
 BOTTOM_SLOTS = tuple(range(18, 28))
 BOTTOM_MASK = sum(1 << s for s in BOTTOM_SLOTS)
 DRAW = NUM_SLOTS  # env action 28
+#: Env actions: 0..27 remove the card of that slot, 28 draws.
+NUM_ACTIONS = NUM_SLOTS + 1
+#: Cards in the deck (card ids 0..51); the joker is card id 52 (:data:`solitaire_env.cards.JOKER`).
+DECK_SIZE = 52
+#: Ranks A..K (1..13); a waste *key* is a rank, or 0 for an empty waste or a joker (accepts any rank).
+NUM_RANKS = 13
+#: Waste keys 0..13 (0: empty waste or joker).
+NUM_KEYS = NUM_RANKS + 1
+#: Cards of the deal's stock with the waste card on the waste (52 - 28 - 1).
+DEAL_STOCK = DECK_SIZE - NUM_SLOTS - 1
+#: The most stock cards a game can have: the deal's 23, the waste card (``waste_start="empty"``)
+#: and two jokers.
+MAX_STOCK = DEAL_STOCK + 1 + 2
 
 
 def _covering() -> tuple[tuple[int, ...], ...]:
@@ -114,15 +131,98 @@ class TriPeaksRules:
         return asdict(self)
 
 
+# --------------------------------------------------------------------------- rule primitives
+# Each has a numba twin of the same name in solitaire_env.tripeaks.kernels.
+
+
+def card_key(card: int | None) -> int:
+    """The waste key a card makes: its rank 1..13, or 0 for a joker or no card (empty waste)."""
+    if card is None or card < 0 or card >= DECK_SIZE:
+        return 0
+    return card % NUM_RANKS + 1
+
+
+def follows(key: int, rank: int, wrap: bool) -> bool:
+    """Whether a card of ``rank`` (1..13) may be played on waste key ``key``: one rank above or
+    below, K-A adjacent only with ``wrap``; key 0 (an empty waste or a joker) takes any rank.
+    Rank 0 (a card not known) follows nothing but key 0."""
+    if key == 0:
+        return True
+    if rank == 0:
+        return False
+    diff = abs(key - rank)
+    return diff == 1 or (wrap and diff == NUM_RANKS - 1)
+
+
+#: Bits 1..13 of a rank set (bit ``r``: rank ``r``).
+RANK_BITS = ((1 << NUM_RANKS) - 1) << 1
+
+
+def near_ranks(rank_set: int, wrap: bool) -> int:
+    """The rank set (bit ``r``: rank ``r``, 1..13) of the ranks that :func:`follows` some rank
+    of ``rank_set`` (bits other than 1..13 are ignored)."""
+    return sum(
+        1 << q
+        for q in range(1, NUM_RANKS + 1)
+        if any(follows(r, q, wrap) for r in range(1, NUM_RANKS + 1) if rank_set >> r & 1)
+    )
+
+
 def adjacent_ranks(rank: int, wrap: bool) -> tuple[int, ...]:
-    """Ranks that may be played on a waste card of ``rank`` (1..13)."""
-    out = []
-    if rank > 1:
-        out.append(rank - 1)
-    elif wrap:
-        out.append(13)
-    if rank < 13:
-        out.append(rank + 1)
-    elif wrap:
-        out.append(1)
-    return tuple(out)
+    """Ranks that may be played on a waste card of ``rank`` (1..13), lower one first."""
+    down = rank - 1 if rank > 1 else NUM_RANKS
+    up = rank + 1 if rank < NUM_RANKS else 1
+    return tuple(r for r in (down, up) if follows(rank, r, wrap))
+
+
+def accept_masks(slot_ranks: tuple[int, ...] | list[int], wrap: bool) -> tuple[int, ...]:
+    """``accept[k]`` for waste keys ``k = 0..13``: the bit mask of the slots whose rank may be
+    played on key ``k`` (:func:`follows`).  ``slot_ranks[s]``: rank of slot ``s``'s card, 0
+    where it is not known (such a slot is only in ``accept[0]``, which is every slot)."""
+    by_rank = [0] * (NUM_RANKS + 1)
+    for slot, rank in enumerate(slot_ranks):
+        by_rank[rank] |= 1 << slot
+    ranks = range(1, NUM_RANKS + 1)
+    return (ALL_SLOTS, *(sum(by_rank[r] for r in ranks if follows(key, r, wrap)) for key in range(1, NUM_KEYS)))
+
+
+def newly_exposed(removed: int, slot: int) -> int:
+    """The slots that removing ``slot`` exposes, given ``removed`` (the removed-slot mask after
+    the removal, ``slot`` included): those ``slot`` lay on whose covering cards are now all
+    removed.  A card is exposed when every card covering it is removed."""
+    out = 0
+    for t in COVERS[slot]:
+        if removed & COVER_MASK[t] == COVER_MASK[t]:
+            out |= 1 << t
+    return out
+
+
+def exposed_slots(removed: int) -> int:
+    """The exposed slots of a removed-slot mask: not removed, every covering card removed."""
+    out = 0
+    for s in range(NUM_SLOTS):
+        if not removed >> s & 1 and removed & COVER_MASK[s] == COVER_MASK[s]:
+            out |= 1 << s
+    return out
+
+
+def remove_slot(removed: int, exposed: int, slot: int) -> tuple[int, int]:
+    """``(removed, exposed)`` after removing the exposed card of ``slot``."""
+    bit = 1 << slot
+    removed |= bit
+    return removed, (exposed & ~bit) | newly_exposed(removed, slot)
+
+
+def draw_allowed(stock_left: int, removable: int, when_stuck: bool) -> bool:
+    """Whether a draw is legal: a card is left in the stock and, under ``draw="when_stuck"``,
+    no removal is legal (``removable``: mask of the legal removals)."""
+    return stock_left > 0 and not (when_stuck and removable)
+
+
+def legal_bits(removed: int, removable: int, stock_left: int, when_stuck: bool) -> int:
+    """The legal-action mask (bit 28 = draw) of a position: nothing once all 28 are removed."""
+    if removed == ALL_SLOTS:
+        return 0
+    if draw_allowed(stock_left, removable, when_stuck):
+        return removable | (1 << DRAW)
+    return removable

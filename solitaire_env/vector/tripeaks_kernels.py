@@ -22,16 +22,40 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solitaire_env.tripeaks.rules import COVER_MASK, COVERS, GROUP_OF, PEAK_GROUP_MASKS
+from solitaire_env.cards import JOKER
+from solitaire_env.deals import GAME_SALT
+from solitaire_env.tripeaks import kernels as R
+from solitaire_env.tripeaks.observe import (
+    CHAIN_OFFSET,
+    CLEARED_OFFSET,
+    FLAT_SIZE,
+    JOKERS_OFFSET,
+    ORACLE_SIZE,
+    ORACLE_STOCK_OFFSET,
+    ORACLE_TABLEAU_OFFSET,
+    SLOT_SIZE,
+    STOCK_OFFSET,
+    UNSEEN_OFFSET,
+    WASTE_OFFSET,
+)
+from solitaire_env.tripeaks.rules import (
+    BOTTOM_MASK,
+    DEAL_STOCK,
+    DECK_SIZE,
+    DRAW,
+    GROUP_OF,
+    MAX_STOCK,
+    NUM_ACTIONS,
+    NUM_RANKS,
+    NUM_SLOTS,
+    PEAK_GROUP_MASKS,
+)
 from solitaire_env.vector.splitmix import below, next64
 
-NUM_SLOTS = 28
-ALL = (1 << NUM_SLOTS) - 1
-BOTTOM = sum(1 << s for s in range(18, 28))
-DRAW = 28
-NUM_ACTIONS = 29
-JOKER = 52
-MAX_STOCK = 26
+ALL = R.ALL_SLOTS
+BOTTOM = BOTTOM_MASK
+#: The salt of the TriPeaks deal stream ("TP" as a big-endian number: 0x5450).
+DEAL_SALT = GAME_SALT["TP"]
 
 # --- st columns
 F_REMOVED, F_EXPOSED, F_FACE_UP, F_SEEN = 0, 1, 2, 3
@@ -58,36 +82,37 @@ REASON_NAMES = ("", "not_adjacent", "covered", "face_down", "removed", "stock_em
 R_NOT_ADJACENT, R_COVERED, R_FACE_DOWN, R_REMOVED, R_STOCK_EMPTY, R_DRAW_NOT_ALLOWED, R_GAME_OVER = 1, 2, 3, 4, 5, 6, 7
 
 # --- flat observation layout (solitaire_env.tripeaks.observe)
-SLOT_SIZE = 19
-WASTE_OFF = 532
-STOCK_OFF = 551
-UNSEEN_OFF = 552
-JOKERS_OFF = 604
-CHAIN_OFF = 605
-CLEARED_OFF = 606
-FLAT_SIZE = 607
-ORACLE_TAB_OFF = 607
-ORACLE_STOCK_OFF = ORACLE_TAB_OFF + 28 * 17
-ORACLE_SIZE = ORACLE_STOCK_OFF + MAX_STOCK * 18
-FACE_DOWN_CODE, REMOVED_CODE, WASTE_EMPTY_CODE, STOCK_NONE_CODE = 52, 53, 53, 53
+WASTE_OFF = WASTE_OFFSET
+STOCK_OFF = STOCK_OFFSET
+UNSEEN_OFF = UNSEEN_OFFSET
+JOKERS_OFF = JOKERS_OFFSET
+CHAIN_OFF = CHAIN_OFFSET
+CLEARED_OFF = CLEARED_OFFSET
+ORACLE_TAB_OFF = ORACLE_TABLEAU_OFFSET
+ORACLE_STOCK_OFF = ORACLE_STOCK_OFFSET
+#: Places within a slot block: [0] face down, [1] removed, ranks from 2, suits from 15.
+SLOT_FACE_DOWN, SLOT_REMOVED, SLOT_RANK, SLOT_SUIT = 0, 1, 2, 2 + NUM_RANKS
+#: Places within a waste / oracle-stock block: ranks from 0, suits from 13, joker 17, empty 18.
+CARD_SUIT, CARD_JOKER, CARD_EMPTY = NUM_RANKS, NUM_RANKS + 4, NUM_RANKS + 5
+#: An oracle slot block: rank and suit (17 places).
+ORACLE_SLOT = NUM_RANKS + 4
+#: An oracle stock block: rank, suit and joker (18 places).
+ORACLE_CARD = NUM_RANKS + 5
+#: Dict-mode codes beyond the card ids 0..51 (``solitaire_env.tripeaks.observe``).
+FACE_DOWN_CODE = JOKER  # 52
+REMOVED_CODE = WASTE_EMPTY_CODE = STOCK_NONE_CODE = JOKER + 1  # 53
+assert FLAT_SIZE == ORACLE_TAB_OFF and ORACLE_SIZE == ORACLE_STOCK_OFF + MAX_STOCK * ORACLE_CARD
 
-_COVERS = np.full((NUM_SLOTS, 2), -1, dtype=np.int64)
-for _s, _ts in enumerate(COVERS):
-    for _k, _t in enumerate(_ts):
-        _COVERS[_s, _k] = _t
-_COVER_MASK = np.array(COVER_MASK, dtype=np.int64)
 _GROUP_MASK = np.array([PEAK_GROUP_MASKS[GROUP_OF[s]] for s in range(NUM_SLOTS)], dtype=np.int64)
 
 #: ``k / 26`` and ``k / 28`` as float32, as the observer stores them (no division in the step)
 _OVER_26 = (np.arange(MAX_STOCK + 1) / MAX_STOCK).astype(np.float32)
 _OVER_28 = (np.arange(NUM_SLOTS + 1) / NUM_SLOTS).astype(np.float32)
 #: rank index (0..12) and suit index (0..3) of each card id (no division in the step)
-_RANK0 = np.array([c % 13 for c in range(53)], dtype=np.int64)
-_SUIT = np.array([c // 13 for c in range(53)], dtype=np.int64)
-#: ``_BIT_OF_MOD37[(1 << k) % 37] == k`` for k < 36 (the powers of two are distinct mod 37)
-_BIT_OF_MOD37 = np.zeros(37, dtype=np.int64)
-for _k in range(36):
-    _BIT_OF_MOD37[(1 << _k) % 37] = _k
+_RANK0 = np.array([c % NUM_RANKS for c in range(DECK_SIZE + 1)], dtype=np.int64)
+_SUIT = np.array([c // NUM_RANKS for c in range(DECK_SIZE + 1)], dtype=np.int64)
+#: ``_BIT_OF_MOD37[(1 << k) % 37] == k`` for k < 36 (the one copy: ``tripeaks.kernels``)
+_BIT_OF_MOD37 = R.BIT_OF_MOD37
 
 
 # --------------------------------------------------------------------------- deals
@@ -100,17 +125,17 @@ def deal_from_seed(seed: int, jokers: int, tableau: np.ndarray, rest: np.ndarray
     Returns the number of cards written to ``rest`` (1 + 23 + jokers).
     """
     state = np.empty(1, dtype=np.uint64)
-    state[0] = np.uint64((0x5450 << 48) | seed)
-    deck = np.arange(52)
-    for i in range(51, 0, -1):
+    state[0] = np.uint64((DEAL_SALT << 48) | seed)
+    deck = np.arange(DECK_SIZE)
+    for i in range(DECK_SIZE - 1, 0, -1):
         j = below(state, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     for s in range(NUM_SLOTS):
         tableau[s] = deck[s]
-    rest[0] = deck[28]
-    n = 23
-    for k in range(23):
-        rest[1 + k] = deck[29 + k]
+    rest[0] = deck[NUM_SLOTS]
+    n = DEAL_STOCK
+    for k in range(DEAL_STOCK):
+        rest[1 + k] = deck[NUM_SLOTS + 1 + k]
     for _ in range(jokers):
         pos = below(state, n + 1)
         for k in range(n, pos, -1):
@@ -125,6 +150,7 @@ def deal_from_seed(seed: int, jokers: int, tableau: np.ndarray, rest: np.ndarray
 
 @njit(cache=True, inline="always")
 def _key_of(card: int) -> int:
+    """``rules.card_key`` of a card id (-1: no card)."""
     if card < 0 or card == JOKER:
         return 0
     return _RANK0[card] + 1
@@ -143,15 +169,10 @@ def start_game(
     wrap: int,
 ) -> None:
     """Game ``i`` from its tableau (already in ``tab[i]``) and ``rest`` = waste card then stock."""
-    by_rank = np.zeros(15, dtype=np.int64)
+    slot_rank = np.empty(NUM_SLOTS, dtype=np.int64)
     for s in range(NUM_SLOTS):
-        by_rank[_RANK0[tab[i, s]] + 1] |= 1 << s
-    if wrap:
-        by_rank[0] = by_rank[13]
-        by_rank[14] = by_rank[1]
-    accept[i, 0] = ALL
-    for r in range(1, 14):
-        accept[i, r] = by_rank[r - 1] | by_rank[r + 1]
+        slot_rank[s] = _RANK0[tab[i, s]] + 1
+    R.accept_masks(slot_rank, wrap, accept[i])
     if cfg[C_WASTE_EMPTY]:
         for k in range(n_rest):
             stock[i, k] = rest[k]
@@ -192,12 +213,8 @@ def start_game(
 @njit(cache=True, inline="always")
 def legal_bits(i: int, st: np.ndarray, accept: np.ndarray, cfg: np.ndarray) -> int:
     """TriPeaksGame.legal_mask of game ``i``."""
-    if st[i, F_REMOVED] == ALL:
-        return 0
     removable = st[i, F_EXPOSED] & accept[i, st[i, F_KEY]]
-    if st[i, F_STOCK_POS] < st[i, F_STOCK_LEN] and not (cfg[C_WHEN_STUCK] and removable):
-        return removable | (1 << DRAW)
-    return removable
+    return R.legal_bits(st[i, F_REMOVED], removable, st[i, F_STOCK_LEN] - st[i, F_STOCK_POS], cfg[C_WHEN_STUCK])
 
 
 @njit(cache=True)
@@ -264,32 +281,30 @@ def _play(
         card = tab[i, a]
         if flat:
             base = SLOT_SIZE * a
-            obs[i, base + 2 + _RANK0[card]] = 0.0
-            obs[i, base + 15 + _SUIT[card]] = 0.0
-            obs[i, base + 1] = 1.0
+            obs[i, base + SLOT_RANK + _RANK0[card]] = 0.0
+            obs[i, base + SLOT_SUIT + _SUIT[card]] = 0.0
+            obs[i, base + SLOT_REMOVED] = 1.0
             if oracle:
-                for k in range(17):
-                    obs[i, ORACLE_TAB_OFF + 17 * a + k] = 0.0
-        for k in range(2):
-            t = _COVERS[a, k]
-            if t < 0:
-                break
-            cover = _COVER_MASK[t]
-            if removed & cover == cover:
-                tb = 1 << t
-                exposed |= tb
-                was_up = st[i, F_FACE_UP] & tb
-                st[i, F_FACE_UP] |= tb
-                if flat and not was_up:
-                    c = tab[i, t]
-                    base = SLOT_SIZE * t
-                    obs[i, base] = 0.0
-                    obs[i, base + 2 + _RANK0[c]] = 1.0
-                    obs[i, base + 15 + _SUIT[c]] = 1.0
-                if not st[i, F_SEEN] & tb:
-                    st[i, F_SEEN] |= tb
-                    if flat:
-                        obs[i, UNSEEN_OFF + tab[i, t]] = 0.0
+                for k in range(ORACLE_SLOT):
+                    obs[i, ORACLE_TAB_OFF + ORACLE_SLOT * a + k] = 0.0
+        turned = R.newly_exposed(removed, a)
+        exposed |= turned
+        while turned:
+            tb = turned & -turned
+            turned ^= tb
+            t = R.bit_index(tb)
+            was_up = st[i, F_FACE_UP] & tb
+            st[i, F_FACE_UP] |= tb
+            if flat and not was_up:
+                c = tab[i, t]
+                base = SLOT_SIZE * t
+                obs[i, base + SLOT_FACE_DOWN] = 0.0
+                obs[i, base + SLOT_RANK + _RANK0[c]] = 1.0
+                obs[i, base + SLOT_SUIT + _SUIT[c]] = 1.0
+            if not st[i, F_SEEN] & tb:
+                st[i, F_SEEN] |= tb
+                if flat:
+                    obs[i, UNSEEN_OFF + tab[i, t]] = 0.0
         st[i, F_EXPOSED] = exposed
         chain = st[i, F_CHAIN] + 1
         st[i, F_CHAIN] = chain
@@ -328,12 +343,12 @@ def _play(
 @njit(cache=True, inline="always")
 def _waste_cell(obs: np.ndarray, i: int, card: int, value: float) -> None:
     if card < 0:
-        obs[i, WASTE_OFF + 18] = value
+        obs[i, WASTE_OFF + CARD_EMPTY] = value
     elif card == JOKER:
-        obs[i, WASTE_OFF + 17] = value
+        obs[i, WASTE_OFF + CARD_JOKER] = value
     else:
         obs[i, WASTE_OFF + _RANK0[card]] = value
-        obs[i, WASTE_OFF + 13 + _SUIT[card]] = value
+        obs[i, WASTE_OFF + CARD_SUIT + _SUIT[card]] = value
 
 
 @njit(cache=True, inline="always")
@@ -345,17 +360,17 @@ def _counts(i: int, st: np.ndarray, obs: np.ndarray) -> None:
 
 @njit(cache=True)
 def _oracle_stock(i: int, st: np.ndarray, stock: np.ndarray, obs: np.ndarray) -> None:
-    for k in range(MAX_STOCK * 18):
+    for k in range(MAX_STOCK * ORACLE_CARD):
         obs[i, ORACLE_STOCK_OFF + k] = 0.0
     pos = st[i, F_STOCK_POS]
     for k in range(st[i, F_STOCK_LEN] - pos):
         c = stock[i, pos + k]
-        base = ORACLE_STOCK_OFF + 18 * k
+        base = ORACLE_STOCK_OFF + ORACLE_CARD * k
         if c == JOKER:
-            obs[i, base + 17] = 1.0
+            obs[i, base + CARD_JOKER] = 1.0
         else:
             obs[i, base + _RANK0[c]] = 1.0
-            obs[i, base + 13 + _SUIT[c]] = 1.0
+            obs[i, base + CARD_SUIT + _SUIT[c]] = 1.0
 
 
 @njit(cache=True)
@@ -363,24 +378,24 @@ def encode_flat(i: int, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, obs:
     """The whole flat (or oracle) observation of game ``i`` into ``obs``."""
     obs[i, :] = 0.0
     removed, face_up, seen = st[i, F_REMOVED], st[i, F_FACE_UP], st[i, F_SEEN]
-    for c in range(52):
+    for c in range(DECK_SIZE):
         obs[i, UNSEEN_OFF + c] = 1.0
     for s in range(NUM_SLOTS):
         base = SLOT_SIZE * s
         bit = 1 << s
         c = tab[i, s]
         if removed & bit:
-            obs[i, base + 1] = 1.0
+            obs[i, base + SLOT_REMOVED] = 1.0
         elif face_up & bit:
-            obs[i, base + 2 + _RANK0[c]] = 1.0
-            obs[i, base + 15 + _SUIT[c]] = 1.0
+            obs[i, base + SLOT_RANK + _RANK0[c]] = 1.0
+            obs[i, base + SLOT_SUIT + _SUIT[c]] = 1.0
         else:
-            obs[i, base] = 1.0
+            obs[i, base + SLOT_FACE_DOWN] = 1.0
         if seen & bit:
             obs[i, UNSEEN_OFF + c] = 0.0
         if oracle and not removed & bit:
-            obs[i, ORACLE_TAB_OFF + 17 * s + _RANK0[c]] = 1.0
-            obs[i, ORACLE_TAB_OFF + 17 * s + 13 + _SUIT[c]] = 1.0
+            obs[i, ORACLE_TAB_OFF + ORACLE_SLOT * s + _RANK0[c]] = 1.0
+            obs[i, ORACLE_TAB_OFF + ORACLE_SLOT * s + CARD_SUIT + _SUIT[c]] = 1.0
     first = st[i, F_FIRST_WASTE]
     if first >= 0 and first != JOKER:
         obs[i, UNSEEN_OFF + first] = 0.0
@@ -412,7 +427,7 @@ def encode_dict(
     """The dict observation (TriPeaksObserver._dict) of the games in ``rows``, into their rows."""
     for i in rows:
         removed, face_up, seen = st[i, F_REMOVED], st[i, F_FACE_UP], st[i, F_SEEN]
-        for c in range(52):
+        for c in range(DECK_SIZE):
             d_unseen[i, c] = 1
         for s in range(NUM_SLOTS):
             bit = 1 << s
