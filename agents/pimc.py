@@ -18,9 +18,10 @@ position itself: ``unsolvable`` means every candidate loses in that sample (no s
 move), ``solved`` gives the first move of the winning line a win without a search of its own.
 
 Forty Thieves (the search is slow, so cheap settings): a forced safe foundation move is played
-without search; the candidates are the solver's own move list (:func:`_moves`: dominated and
-symmetric moves pruned, best first), the first ``max_candidates`` of them plus the hint's move;
-with tiny budgets almost every search is ``intractable``, so the cards founded along the best
+without search; the candidates are the solver's own move list
+(:func:`~solitaire_env.solver.fortythieves.ordered_moves`: dominated and symmetric moves pruned,
+best first), the first ``max_candidates`` of them plus the hint's move; with tiny budgets
+almost every search is ``intractable``, so the cards founded along the best
 line (summed over the samples) break the tie before the hint does; and a move back to a
 position already met in the episode comes last (the episode ends at a position's third
 occurrence).
@@ -38,14 +39,14 @@ from typing import Any
 
 from agents.base import Agent, Game, GameName, PublicState
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, FOUNDATION_SUITS, NUM_DESTS, NUM_FOUNDATIONS
-from solitaire_env.solver.fortythieves import _moves as _ft_solver_moves
+from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, NUM_DESTS, is_safe
+from solitaire_env.solver.fortythieves import ordered_moves as ft_solver_moves
 from solitaire_env.solver.fortythieves import solve_fortythieves
 from solitaire_env.solver.hint import (
     FortyThievesKnowledge,
     TriPeaksKnowledge,
-    _fortythieves_advice,
     _tripeaks_advice,
+    fortythieves_advice,
 )
 from solitaire_env.solver.result import SolveResult
 from solitaire_env.tripeaks.game import TriPeaksGame
@@ -136,12 +137,12 @@ class PimcAgent(Agent):
 
     def _act_fortythieves(self, state: PublicState) -> int:
         assert isinstance(state.knowledge, FortyThievesKnowledge)
-        hint = _fortythieves_advice(state.knowledge)
+        hint = fortythieves_advice(state.knowledge)
         rng = state.rng(self.seed)
         first = state.determinize(rng)
         assert isinstance(first, FortyThievesGame)
         # the solver's move list reads the columns, waste and foundations only (all public)
-        moves = [a for a in _ft_solver_moves(first, -1) if state.mask[a]]
+        moves = [a for a in ft_solver_moves(first, -1) if state.mask[a]]
         if len(moves) == 1 and _is_safe(first, moves[0]):
             return moves[0]  # a safe foundation move: the solver itself forces it
         candidates = moves[: self.max_candidates]
@@ -239,8 +240,7 @@ def _is_safe(game: FortyThievesGame, action: int) -> bool:
     card = game.source_card(action // NUM_DESTS)
     if card is None:
         return False
-    heights = [game.foundations[f] for f in range(NUM_FOUNDATIONS) if FOUNDATION_SUITS[f] == card // 13]
-    return min(heights) == card % 13
+    return is_safe(game.foundations, card)
 
 
 def _visited_hashes(game: FortyThievesGame, moves: int) -> set[int]:

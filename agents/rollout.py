@@ -36,13 +36,19 @@ from agents.base import Agent, GameName, PublicState
 from solitaire_env.cards import JOKER
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
-from solitaire_env.fortythieves.rules import FIRST_FOUNDATION_SRC, FOUNDATION, NUM_COLUMNS, NUM_DESTS, WASTE
+from solitaire_env.fortythieves.rules import (
+    FIRST_FOUNDATION_SRC,
+    FOUNDATION,
+    NUM_COLUMNS,
+    NUM_DESTS,
+    WASTE,
+    builds_on,
+    is_safe,
+)
 from solitaire_env.solver.hint import (
     FortyThievesKnowledge,
     TriPeaksKnowledge,
-    _fortythieves_advice,
-    _ft_builds_on,
-    _ft_safe,
+    fortythieves_advice,
     fortythieves_knowledge,
 )
 
@@ -398,7 +404,7 @@ class FortyThievesRollout(Agent):
         """The moves worth a rollout, the heuristic's first."""
         k = state.knowledge
         assert isinstance(k, FortyThievesKnowledge)
-        first = _fortythieves_advice(k)
+        first = fortythieves_advice(k)
         out = [] if first is None else [first]
         rest_draw = [FT_DRAW] if FT_DRAW in state.legal else []
         found, others = [], []
@@ -414,7 +420,7 @@ class FortyThievesRollout(Agent):
                 others.append(a)
             elif src < NUM_COLUMNS:
                 col = k.columns[src]
-                if len(col) > 1 and _ft_builds_on(col[-1], col[-2]):
+                if len(col) > 1 and builds_on(col[-1], col[-2]):
                     continue  # off its natural parent: only swaps one build for another
                 if len(col) == 1 and not k.columns[dst]:
                     continue  # a lone card to an empty column
@@ -430,13 +436,13 @@ class FortyThievesRollout(Agent):
             return legal[0]
         k = state.knowledge
         assert isinstance(k, FortyThievesKnowledge)
-        first = _fortythieves_advice(k)
+        first = fortythieves_advice(k)
         if first is None:  # cannot happen while a move is legal
             return legal[0]
         src, dst = divmod(first, NUM_DESTS)
         if first != FT_DRAW and dst == FOUNDATION:
             card = k.waste_top if src == WASTE else k.columns[src][-1]
-            if card is not None and _ft_safe(k, card):
+            if card is not None and is_safe(k.foundations, card):
                 return first
         if k.stock_left == 0:
             move = self._endgame_move(state)
@@ -455,7 +461,7 @@ class FortyThievesRollout(Agent):
                 game = base.copy()
                 game.play(a)
                 for _ in itertools.repeat(None, self.horizon):
-                    move = _fortythieves_advice(fortythieves_knowledge(game))
+                    move = fortythieves_advice(fortythieves_knowledge(game))
                     if move is None:
                         break
                     game.play(move)

@@ -14,7 +14,7 @@ import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.deals import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.solver.fortythieves import DEFAULT_MAX_NODES, _moves, solve_fortythieves
+from solitaire_env.solver.fortythieves import DEFAULT_MAX_NODES, ordered_moves, solve_fortythieves
 from solitaire_env.solver.result import SolveResult
 
 EXAMPLE_DEAL, EXAMPLE_LINE = ft_example_win()
@@ -233,12 +233,12 @@ def test_a_safe_foundation_move_is_the_only_move():
     game = new_game(deal)
     ace = ft_move(9, FT_FOUNDATION)
     assert game.legal_mask() >> ace & 1
-    assert _moves(game, -1) == [ace]
+    assert ordered_moves(game, -1) == [ace]
     game.play(ace)
     # 2H now: the other hearts foundation is empty, so founding it is not safe...
     two = ft_move(9, FT_FOUNDATION)
     assert game.legal_mask() >> two & 1
-    moves = _moves(game, -1)
+    moves = ordered_moves(game, -1)
     assert two in moves and FT_DRAW in moves
     # the ace may go back on the two (a legal return), but that return is dominated: never tried
     assert game.legal_mask() >> ft_move(11 + 1, 9) & 1
@@ -248,7 +248,7 @@ def test_a_safe_foundation_move_is_the_only_move():
 def test_moves_are_legal_and_end_with_the_shuffles_and_the_draw():
     game = new_game(FortyThievesDeal.from_seed(4))
     for _ in range(30):
-        moves = _moves(game, -1)
+        moves = ordered_moves(game, -1)
         mask = game.legal_mask()
         assert all(mask >> a & 1 for a in moves)
         assert len(set(moves)) == len(moves)

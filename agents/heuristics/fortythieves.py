@@ -1,10 +1,14 @@
 """Forty Thieves heuristic agents: public information only, deterministic, no trivial cycles.
 
 In Forty Thieves everything but the order of the stock is in sight, so an agent can keep an
-exact copy of the position: :class:`_Replica` replays the actions of the public state from the
-deal's columns, taking each drawn card from the stock cards already seen (every drawn card is).
-The copy gives the whole waste, the positions met since the last draw (the stock position never
-goes back, so older positions cannot come again) and a cheap way to try a move and take it back.
+exact copy of the position: :class:`_Replica` replays the actions of the public state through
+the rules core (a :class:`~solitaire_env.fortythieves.game.FortyThievesGame` dealt from the
+deal's columns and the stock cards already seen, every drawn card being seen; the never-seen
+places hold the unseen cards in sorted order, a function of the public state, and are never
+drawn).  The copy gives the whole waste, the positions met since the last draw (the stock
+position never goes back, so older positions cannot come again) and a way to try a move and
+take it back (``play`` and ``undo``).  The rules are those of
+:mod:`solitaire_env.fortythieves.rules` (``builds_on``, ``foundation_for``, ``is_safe``).
 
 Every agent ranks the legal moves by its own idea, then plays the first one that does not lead
 back to a position met since the last draw; a draw is always new.  So none of them moves a card
@@ -15,7 +19,7 @@ the episode.
 - ``safe_foundation``: "safe foundation plays first": foundation moves (safe ones first: both
   copies of the rank below are founded), then the waste card onto a build, else draw.  It never
   rearranges the columns: a baseline.
-- ``hint``: the hint's advice (:func:`solitaire_env.solver.hint._fortythieves_advice`: safe
+- ``hint``: the hint's advice (:func:`solitaire_env.solver.hint.fortythieves_advice`: safe
   foundation moves, other foundation moves, the waste onto a build, a column move that frees a
   card, draw).
 - ``free_column``: "free a column": foundation moves, then the moves that shorten the shortest
@@ -30,42 +34,39 @@ the episode.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from abc import abstractmethod
 from typing import Any
 
 from agents.base import Agent, PublicState
+from solitaire_env.deals import FortyThievesDeal
+from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import (
     DRAW,
     FIRST_FOUNDATION_SRC,
     FOUNDATION,
-    FOUNDATION_SUITS,
     NUM_COLUMNS,
     NUM_DESTS,
     NUM_FOUNDATIONS,
+    PARENT,
+    SUIT_FOUNDATIONS,
     WASTE,
+    FortyThievesRules,
+    builds_on,
+    foundation_card,
+    foundation_for,
+    is_safe,
 )
-from solitaire_env.solver.hint import FortyThievesKnowledge, _fortythieves_advice
+from solitaire_env.solver.hint import FortyThievesKnowledge, fortythieves_advice
 
 __all__ = ["EvaluateAgent", "FreeColumnAgent", "HintAgent", "SafeFoundationAgent"]
-
-#: ``_SUIT_FOUNDATIONS[suit]``: the two foundations of a suit.
-_SUIT_FOUNDATIONS = tuple(tuple(f for f in range(NUM_FOUNDATIONS) if FOUNDATION_SUITS[f] == s) for s in range(4))
-
-
-def _builds_on(card: int, top: int) -> bool:
-    """``card`` goes on ``top`` in a column (same suit, one rank lower)."""
-    return card % 13 != 12 and top == card + 1
 
 
 def _need(foundations: list[int] | tuple[int, ...], card: int) -> int:
     """How many cards of its suit must be founded before ``card`` can be (0: it can go now)."""
     below = card % 13
-    return min((below - foundations[f] for f in _SUIT_FOUNDATIONS[card // 13] if foundations[f] <= below), default=0)
-
-
-#: ``_PARENT[card]``: the card it goes on in a column (same suit, one rank higher), -1 for a king.
-_PARENT = tuple(c + 1 if c % 13 != 12 else -1 for c in range(52))
+    return min((below - foundations[f] for f in SUIT_FOUNDATIONS[card // 13] if foundations[f] <= below), default=0)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -73,174 +74,106 @@ def _need_table(foundations: tuple[int, ...]) -> list[int]:
     """:func:`_need` of every card id at once (do not change the list: it is cached)."""
     table = [0] * 52
     for suit in range(4):
-        a, b = (foundations[f] for f in _SUIT_FOUNDATIONS[suit])
+        a, b = (foundations[f] for f in SUIT_FOUNDATIONS[suit])
         lo, hi = min(a, b), max(a, b)
         for below in range(13):
             table[suit * 13 + below] = below - hi if below >= hi else (below - lo if below >= lo else 0)
     return table
 
 
-def _safe(foundations: list[int] | tuple[int, ...], card: int) -> bool:
-    """Founding ``card`` is safe: both copies of the rank below are founded (aces always)."""
-    return min(foundations[f] for f in _SUIT_FOUNDATIONS[card // 13]) == card % 13
+def _key(game: FortyThievesGame) -> tuple[Any, ...]:
+    """The position among those since the last draw (the waste only shrinks between draws)."""
+    return (tuple(map(tuple, game.columns)), len(game.waste), tuple(game.foundations))
 
 
-class _Position:
-    """The public position, as plain lists: columns (bottom to top), the whole waste (top last),
-    the foundation heights and the stock (``None`` where never drawn).  Moves are played and
-    taken back in place; :meth:`key` identifies a position among those since the last draw."""
+def _public_stock(state: PublicState) -> tuple[int, ...]:
+    """The stock of the copy: the cards seen in their places, the unseen ones sorted in the rest."""
+    fill = iter(state.unseen)
+    return tuple(next(fill) if card is None else card for card in state.stock)
 
-    __slots__ = ("columns", "foundations", "stock", "stock_pos", "waste")
 
-    def __init__(self, state: PublicState) -> None:
-        layout = state.layout
-        self.columns: list[list[int]] = []
-        for c in range(NUM_COLUMNS):
-            col = []
-            for card in layout[4 * c : 4 * c + 4]:
-                assert card is not None  # Forty Thieves deals every column card face up
-                col.append(card)
-            self.columns.append(col)
-        self.waste: list[int] = []
-        self.foundations = [0] * NUM_FOUNDATIONS
-        self.stock = state.stock
-        self.stock_pos = 0
-
-    def foundation_for(self, card: int) -> int | None:
-        """The leftmost foundation that takes ``card``, or ``None``."""
-        below = card % 13
-        for f in _SUIT_FOUNDATIONS[card // 13]:
-            if self.foundations[f] == below:
-                return f
-        return None
-
-    def top(self, src: int) -> int | None:
-        """The card a move from ``src`` would take."""
-        if src < NUM_COLUMNS:
-            col = self.columns[src]
-            return col[-1] if col else None
-        if src == WASTE:
-            return self.waste[-1] if self.waste else None
-        n = self.foundations[src - FIRST_FOUNDATION_SRC]
-        return FOUNDATION_SUITS[src - FIRST_FOUNDATION_SRC] * 13 + n - 1 if n else None
-
-    def can(self, action: int) -> bool:
-        """Whether a move (not the draw) is legal in this position."""
-        src, dst = divmod(action, NUM_DESTS)
-        card = self.top(src)
-        if card is None:
-            return False
-        if dst == FOUNDATION:
-            return src < FIRST_FOUNDATION_SRC and self.foundation_for(card) is not None
-        if dst == src:
-            return False
-        col = self.columns[dst]
-        return not col or _builds_on(card, col[-1])
-
-    def play(self, action: int) -> tuple[int, int, int]:
-        """Play a legal action; return what :meth:`undo` needs."""
-        if action == DRAW:
-            card = self.stock[self.stock_pos]
-            assert card is not None  # a drawn card is a seen card
-            self.waste.append(card)
-            self.stock_pos += 1
-            return (action, -1, -1)
-        src, dst = divmod(action, NUM_DESTS)
-        src_f = dst_f = -1
-        if src < NUM_COLUMNS:
-            card = self.columns[src].pop()
-        elif src == WASTE:
-            card = self.waste.pop()
-        else:
-            src_f = src - FIRST_FOUNDATION_SRC
-            self.foundations[src_f] -= 1
-            card = FOUNDATION_SUITS[src_f] * 13 + self.foundations[src_f]
-        if dst == FOUNDATION:
-            f = self.foundation_for(card)
-            assert f is not None
-            dst_f = f
-            self.foundations[f] += 1
-        else:
-            self.columns[dst].append(card)
-        return (action, src_f, dst_f)
-
-    def undo(self, token: tuple[int, int, int]) -> None:
-        action, src_f, dst_f = token
-        if action == DRAW:
-            self.waste.pop()
-            self.stock_pos -= 1
-            return
-        src, dst = divmod(action, NUM_DESTS)
-        if dst_f >= 0:
-            self.foundations[dst_f] -= 1
-            card = FOUNDATION_SUITS[dst_f] * 13 + self.foundations[dst_f]
-        else:
-            card = self.columns[dst].pop()
-        if src < NUM_COLUMNS:
-            self.columns[src].append(card)
-        elif src == WASTE:
-            self.waste.append(card)
-        else:
-            self.foundations[src_f] += 1
-
-    def key(self) -> tuple[Any, ...]:
-        """The position among those since the last draw (the waste only shrinks between draws)."""
-        return (tuple(map(tuple, self.columns)), len(self.waste), tuple(self.foundations))
+def _replica_game(state: PublicState) -> FortyThievesGame:
+    """The game of the public state's deal (the never-seen stock places hold the unseen cards
+    in sorted order), without an undo limit, before its actions."""
+    layout = state.layout
+    columns = []
+    for c in range(NUM_COLUMNS):
+        col = []
+        for card in layout[4 * c : 4 * c + 4]:
+            assert card is not None  # Forty Thieves deals every column card face up
+            col.append(card)
+        columns.append(tuple(col))
+    stock = _public_stock(state)
+    rules = state.rules
+    assert isinstance(rules, FortyThievesRules)
+    if rules.undo_limit is not None:
+        rules = dataclasses.replace(rules, undo_limit=None)
+    return FortyThievesGame(FortyThievesDeal(tuple(columns), stock), rules, state.scoring)
 
 
 class _Replica:
     """A copy of the public position kept in step with the actions of the public state, and
     the positions met since the last draw (the stock position never goes back, so older
     positions cannot come again).  Rebuilt from the deal whenever the actions are not a
-    continuation of the last call's: always a function of the public state alone."""
+    continuation of the last call's; when they draw cards seen since the copy was made, the
+    copy takes them in their places (``with_stock``): always a function of the public state
+    alone."""
 
     def __init__(self) -> None:
-        self.position: _Position | None = None
+        self.game: FortyThievesGame | None = None
         self.layout: tuple[int | None, ...] = ()
         self.actions: tuple[int, ...] = ()
         self.seen: set[tuple[Any, ...]] = set()
 
-    def sync(self, state: PublicState) -> _Position:
+    def sync(self, state: PublicState) -> FortyThievesGame:
         actions = state.actions
         n = len(self.actions)
-        pos = self.position
+        game = self.game
         if (
-            pos is None
+            game is None
             or len(actions) < n
             or actions[:n] != self.actions
             or state.layout != self.layout
-            or state.stock[: pos.stock_pos] != pos.stock[: pos.stock_pos]
+            or state.stock[: game.stock_seen] != game.stock[: game.stock_seen]
         ):  # another game, or an earlier position of this one
             self.layout = state.layout
-            pos = self.position = _Position(state)
-            self.seen = {pos.key()}
+            game = self.game = _replica_game(state)
+            self.seen = {_key(game)}
             n = 0
-        pos.stock = state.stock  # the cards drawn since the last call are seen now
+        elif not _draws_match(game, state, actions[n:].count(DRAW)):
+            # cards seen since the copy was made: the same copy with them in their places
+            game = self.game = game.with_stock(_public_stock(state))
         for action in actions[n:]:
-            pos.play(action)
+            game.play(action)
             if action == DRAW:
                 self.seen = set()
-            self.seen.add(pos.key())
+            self.seen.add(_key(game))
         self.actions = actions
         k = state.knowledge
         assert isinstance(k, FortyThievesKnowledge)
-        if tuple(pos.foundations) != k.foundations or tuple(map(tuple, pos.columns)) != k.columns:
+        if tuple(game.foundations) != k.foundations or tuple(map(tuple, game.columns)) != k.columns:
             if n == 0:  # pragma: no cover - a bug if it happens
                 raise AssertionError("the replayed position differs from the public state")
-            self.position = None  # not this episode's position after all: replay from the deal
+            self.game = None  # not this episode's position after all: replay from the deal
             return self.sync(state)
-        return pos
+        return game
 
     def repeats(self, action: int) -> bool:
         """Whether ``action`` leads back to a position met since the last draw."""
         if action == DRAW:
             return False
-        pos = self.position
-        assert pos is not None
-        token = pos.play(action)
-        again = pos.key() in self.seen
-        pos.undo(token)
+        game = self.game
+        assert game is not None
+        game.play(action)
+        again = _key(game) in self.seen
+        game.undo()
         return again
+
+
+def _draws_match(game: FortyThievesGame, state: PublicState, draws: int) -> bool:
+    """Whether the copy's next ``draws`` stock cards (and those drawn before) are the state's."""
+    end = game.stock_pos + draws
+    return game.stock[:end] == state.stock[:end]
 
 
 class _FortyThievesAgent(Agent):
@@ -277,41 +210,41 @@ class _FortyThievesAgent(Agent):
         return fallback[0]
 
     @abstractmethod
-    def rank(self, state: PublicState, pos: _Position) -> list[int]:
+    def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
         """The moves this agent wants to play, best first (may include illegal ones or the draw)."""
 
 
-def _foundation_moves(pos: _Position) -> list[int]:
+def _foundation_moves(pos: FortyThievesGame) -> list[int]:
     """Moves to a foundation: safe ones first, the waste before the columns, then the column
     whose next card is wanted soonest."""
     fnd = pos.foundations
     out = []
     for src in (WASTE, *range(NUM_COLUMNS)):
         pile = pos.waste if src == WASTE else pos.columns[src]
-        if not pile or pos.foundation_for(pile[-1]) is None:
+        if not pile or foundation_for(fnd, pile[-1]) is None:
             continue
         card = pile[-1]
         under = _need(fnd, pile[-2]) if len(pile) > 1 else -1
-        out.append((not _safe(fnd, card), src != WASTE, under, src))
+        out.append((not is_safe(fnd, card), src != WASTE, under, src))
     return [src * NUM_DESTS + FOUNDATION for *_, src in sorted(out)]
 
 
-def _any_foundation_move(pos: _Position) -> int | None:
+def _any_foundation_move(pos: FortyThievesGame) -> int | None:
     """A move to a foundation (the waste first, then the columns left to right), or ``None``."""
     for src in (WASTE, *range(NUM_COLUMNS)):
-        card = pos.top(src)
-        if card is not None and pos.foundation_for(card) is not None:
+        card = pos.source_card(src)
+        if card is not None and foundation_for(pos.foundations, card) is not None:
             return src * NUM_DESTS + FOUNDATION
     return None
 
 
-def _waste_builds(pos: _Position) -> list[int]:
+def _waste_builds(pos: FortyThievesGame) -> list[int]:
     """The waste card onto a build (the longest column first)."""
     if not pos.waste:
         return []
     card = pos.waste[-1]
     cols = pos.columns
-    dests = [j for j in range(NUM_COLUMNS) if cols[j] and _builds_on(card, cols[j][-1])]
+    dests = [j for j in range(NUM_COLUMNS) if cols[j] and builds_on(card, cols[j][-1])]
     dests.sort(key=lambda j: (-len(cols[j]), j))
     return [WASTE * NUM_DESTS + j for j in dests]
 
@@ -321,7 +254,7 @@ class SafeFoundationAgent(_FortyThievesAgent):
 
     name = "safe_foundation"
 
-    def rank(self, state: PublicState, pos: _Position) -> list[int]:
+    def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
         return [*_foundation_moves(pos), *_waste_builds(pos), DRAW]
 
 
@@ -330,10 +263,10 @@ class HintAgent(_FortyThievesAgent):
 
     name = "hint"
 
-    def rank(self, state: PublicState, pos: _Position) -> list[int]:
+    def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
         k = state.knowledge
         assert isinstance(k, FortyThievesKnowledge)
-        advice = _fortythieves_advice(k)
+        advice = fortythieves_advice(k)
         return [] if advice is None else [advice]
 
 
@@ -347,17 +280,17 @@ class FreeColumnAgent(_FortyThievesAgent):
 
     name = "free_column"
 
-    def rank(self, state: PublicState, pos: _Position) -> list[int]:
+    def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
         cols = pos.columns
         fnd = pos.foundations
         moves = _foundation_moves(pos)
         shorten = []
         for j in range(NUM_COLUMNS):
             col = cols[j]
-            if not col or (len(col) > 1 and _builds_on(col[-1], col[-2])):
+            if not col or (len(col) > 1 and builds_on(col[-1], col[-2])):
                 continue  # empty, or the top already sits on its natural parent
             for d in range(NUM_COLUMNS):
-                if d != j and cols[d] and _builds_on(col[-1], cols[d][-1]):
+                if d != j and cols[d] and builds_on(col[-1], cols[d][-1]):
                     shorten.append((len(col), -len(cols[d]), j, d))
         moves += [j * NUM_DESTS + d for _, _, j, d in sorted(shorten)]
         empty = [j for j in range(NUM_COLUMNS) if not cols[j]]
@@ -365,7 +298,7 @@ class FreeColumnAgent(_FortyThievesAgent):
             dig = []
             for j in range(NUM_COLUMNS):
                 col = cols[j]
-                if len(col) > 1 and not _builds_on(col[-1], col[-2]):
+                if len(col) > 1 and not builds_on(col[-1], col[-2]):
                     dig.append((_need(fnd, col[-2]), len(col), j))
             dig.sort()
             moves += [j * NUM_DESTS + empty[0] for need, _, j in dig if need == 0]
@@ -422,7 +355,7 @@ class EvaluateAgent(_FortyThievesAgent):
         self.margin = float(margin)
         self.dig = int(dig)
 
-    def score(self, pos: _Position) -> float:
+    def score(self, pos: FortyThievesGame) -> float:
         """The position score (see the class docstring)."""
         fnd = pos.foundations
         need = _need_table(tuple(fnd))
@@ -440,36 +373,41 @@ class EvaluateAgent(_FortyThievesAgent):
                 n = need[below]
                 if n < low:
                     low = n
-                if _PARENT[card] == below:
+                if PARENT[card] == below:
                     value += run
                 else:
                     value -= weight / (1 + low)
                 below = card
         return value
 
-    def _after(self, pos: _Position, action: int | None) -> float:
+    def _after(self, pos: FortyThievesGame, action: int | None) -> float:
         """The score after ``action`` (``None``: no move) and the foundation moves it opens, at
         most ``follow`` (the position is restored)."""
-        tokens = [] if action is None else [pos.play(action)]
+        played = 0
+        if action is not None:
+            pos.play(action)
+            played = 1
         for _ in range(self.follow):
             move = _any_foundation_move(pos)
             if move is None:
                 break
-            tokens.append(pos.play(move))
+            pos.play(move)
+            played += 1
         value = self.score(pos)
-        for token in reversed(tokens):
-            pos.undo(token)
+        for _ in range(played):
+            pos.undo()
         return value
 
-    def _after_line(self, pos: _Position, line: list[int]) -> float:
+    def _after_line(self, pos: FortyThievesGame, line: list[int]) -> float:
         """The score after the moves of ``line`` and the foundation moves they open."""
-        tokens = [pos.play(action) for action in line[:-1]]
+        for action in line[:-1]:
+            pos.play(action)
         value = self._after(pos, line[-1])
-        for token in reversed(tokens):
-            pos.undo(token)
+        for _ in line[:-1]:
+            pos.undo()
         return value
 
-    def rank(self, state: PublicState, pos: _Position) -> list[int]:
+    def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
         found = _foundation_moves(pos)
         base = self._after(pos, None)
         scored = []
@@ -495,7 +433,7 @@ class EvaluateAgent(_FortyThievesAgent):
         return [*found, *(action for *_, action in scored), DRAW]
 
 
-def _dig_lines(pos: _Position, depth: int) -> list[list[int]]:
+def _dig_lines(pos: FortyThievesGame, depth: int) -> list[list[int]]:
     """Lines of moves that bring a card a foundation wants to the top of its column or of the
     waste, moving the (at most ``depth``) cards above it one by one onto their natural parents
     elsewhere or into empty columns ("free the card you need")."""
@@ -503,7 +441,7 @@ def _dig_lines(pos: _Position, depth: int) -> list[list[int]]:
     for f in range(NUM_FOUNDATIONS):
         n = pos.foundations[f]
         if n < 13:
-            wanted.add(FOUNDATION_SUITS[f] * 13 + n)
+            wanted.add(foundation_card(f, n + 1))  # the card it takes next
     lines = []
     for src in (*range(NUM_COLUMNS), WASTE):
         pile = pos.columns[src] if src < NUM_COLUMNS else pos.waste
@@ -511,13 +449,12 @@ def _dig_lines(pos: _Position, depth: int) -> list[list[int]]:
             if pile[i] not in wanted:
                 continue
             line: list[int] = []
-            tokens = []
             while len(pile) - 1 > i:
                 card = pile[-1]
                 dest = -1
                 for d in range(NUM_COLUMNS):
                     col = pos.columns[d]
-                    if d != src and col and col[-1] == _PARENT[card]:
+                    if d != src and col and col[-1] == PARENT[card]:
                         dest = d
                         break
                 if dest < 0:
@@ -526,9 +463,9 @@ def _dig_lines(pos: _Position, depth: int) -> list[list[int]]:
                     break
                 action = src * NUM_DESTS + dest
                 line.append(action)
-                tokens.append(pos.play(action))
+                pos.play(action)
             if len(pile) - 1 == i:
                 lines.append(line)
-            for token in reversed(tokens):
-                pos.undo(token)
+            for _ in line:
+                pos.undo()
     return lines

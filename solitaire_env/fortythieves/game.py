@@ -28,11 +28,16 @@ from solitaire_env.fortythieves.rules import (
     NUM_DESTS,
     NUM_FOUNDATIONS,
     NUM_SOURCES,
+    PARENT,
     STOCK_SIZE,
     TOTAL_CARDS,
     WASTE,
     FortyThievesRules,
     FortyThievesScoring,
+    builds_on,
+    column_refusal,
+    foundation_card,
+    foundation_for,
     get_scoring,
 )
 
@@ -49,20 +54,17 @@ REASONS: dict[str, str] = {
     "game_over": "the game is over",
 }
 
-_NOT_KING = tuple(c % 13 != 12 for c in range(52))
-#: ``_NEXT[c]``: the card ``c`` goes on in a column (same suit, one rank higher), 52 for a king.
-_NEXT = tuple(c + 1 if c % 13 != 12 else 52 for c in range(52))  # 52: nothing
-#: ``_TOPS[f][n]``: the top card of foundation ``f`` holding ``n`` cards.
-_TOPS = tuple(tuple(s * 13 + n - 1 for n in range(14)) for s in FOUNDATION_SUITS)
+#: ``_NEXT[c]``: the card ``c`` goes on in a column (``rules.PARENT``), 52 for a king; the
+#: legal mask reads the columns topped by it (``_topped[52]`` is never set).
+_NEXT = PARENT
+#: ``_TOPS[f][n]``: the top card of foundation ``f`` holding ``n`` cards (-1 for none).
+_TOPS = tuple(tuple(foundation_card(f, n) if n else -1 for n in range(14)) for f in range(NUM_FOUNDATIONS))
 _SHIFT = tuple(src * NUM_DESTS for src in range(19))
 _TO_FOUNDATION = 1 << FOUNDATION
 _DRAW_BIT = 1 << DRAW
 _WASTE_SHIFT = WASTE * NUM_DESTS
 #: Every bit of the legal mask but the waste's moves and the draw (what a draw cannot change).
 _KEEP_ON_DRAW = ((1 << NUM_ACTIONS) - 1) & ~(((1 << NUM_DESTS) - 1) << _WASTE_SHIFT) & ~_DRAW_BIT
-#: ``_FIRST_FOUNDATION[c]``: the leftmost foundation of card ``c``'s suit (the other is 4 to its right).
-_FIRST_FOUNDATION = tuple(FOUNDATION_SUITS.index(c // 13) for c in range(52))
-assert all(FOUNDATION_SUITS[f] == FOUNDATION_SUITS[f + 4] for f in range(4))
 
 
 def _zobrist_keys(count: int, salt: int) -> list[int]:
@@ -71,14 +73,25 @@ def _zobrist_keys(count: int, salt: int) -> list[int]:
     return [rng.next64() for _ in range(count)]
 
 
-_Z_COLUMN = _zobrist_keys(NUM_COLUMNS * MAX_COLUMN * 52, 0x46540001)
-_Z_WASTE = _zobrist_keys(STOCK_SIZE * 52, 0x46540002)
-_Z_FOUNDATION = _zobrist_keys(NUM_FOUNDATIONS * 14, 0x46540003)
-_Z_STOCK = _zobrist_keys(STOCK_SIZE + 1, 0x46540004)
+#: The Zobrist keys of :attr:`FortyThievesGame.position_hash` (public: the batch kernels hash
+#: with the same numbers): a card at a depth of a column (``(column * MAX_COLUMN + depth) * 52 +
+#: card``), at a place of the waste (``place * 52 + card``), a foundation height (``f * 14 + n``)
+#: and the stock position.
+ZOBRIST_COLUMN = _zobrist_keys(NUM_COLUMNS * MAX_COLUMN * 52, 0x46540001)
+ZOBRIST_WASTE = _zobrist_keys(STOCK_SIZE * 52, 0x46540002)
+ZOBRIST_FOUNDATION = _zobrist_keys(NUM_FOUNDATIONS * 14, 0x46540003)
+ZOBRIST_STOCK = _zobrist_keys(STOCK_SIZE + 1, 0x46540004)
 #: The hash of empty foundations and an undrawn stock (a new game adds its columns).
-_Z_START = _Z_STOCK[0]
+ZOBRIST_START = ZOBRIST_STOCK[0]
 for _f in range(NUM_FOUNDATIONS):
-    _Z_START ^= _Z_FOUNDATION[_f * 14]
+    ZOBRIST_START ^= ZOBRIST_FOUNDATION[_f * 14]
+_Z_COLUMN, _Z_WASTE, _Z_FOUNDATION, _Z_STOCK, _Z_START = (
+    ZOBRIST_COLUMN,
+    ZOBRIST_WASTE,
+    ZOBRIST_FOUNDATION,
+    ZOBRIST_STOCK,
+    ZOBRIST_START,
+)
 
 
 class IllegalMoveError(ValueError):
@@ -208,10 +221,10 @@ class FortyThievesGame:
             n = self.foundations[f]
             new = _TOPS[f][n] if n else -1
             # the cards foundation f took next before (n - 1 or n + 1 cards) and takes now (n)
-            fnd, first, base = self.foundations, f & 3, FOUNDATION_SUITS[f] * 13
+            fnd, base = self.foundations, FOUNDATION_SUITS[f] * 13
             for k in (n - 1, n, n + 1):
                 if 0 <= k < 13:
-                    self._accepts[base + k] = _TO_FOUNDATION if fnd[first] == k or fnd[first + 4] == k else 0
+                    self._accepts[base + k] = _TO_FOUNDATION if foundation_for(fnd, base + k) is not None else 0
         self._tops[p] = new
 
     # ------------------------------------------------------------------ queries
@@ -248,7 +261,7 @@ class FortyThievesGame:
 
     def foundation_top(self, f: int) -> int | None:
         n = self.foundations[f]
-        return FOUNDATION_SUITS[f] * 13 + n - 1 if n else None
+        return foundation_card(f, n) if n else None
 
     def source_card(self, src: int) -> int | None:
         """The card a move from ``src`` would take (column top, waste top, foundation top)."""
@@ -260,13 +273,8 @@ class FortyThievesGame:
         return self.foundation_top(src - FIRST_FOUNDATION_SRC)
 
     def foundation_for(self, card: int) -> int | None:
-        """The leftmost foundation that accepts ``card``, or ``None``."""
-        f, below = _FIRST_FOUNDATION[card], card % 13
-        if self.foundations[f] == below:
-            return f
-        if self.foundations[f + 4] == below:
-            return f + 4
-        return None
+        """The leftmost foundation that accepts ``card``, or ``None`` (``rules.foundation_for``)."""
+        return foundation_for(self.foundations, card)
 
     def legal_mask(self) -> int:
         """Bit mask over the 210 actions of the legal moves now; 0 exactly when the game is over."""
@@ -319,16 +327,7 @@ class FortyThievesGame:
         if dst == src:
             return "same_place"
         col = self.columns[dst]
-        if not col:
-            return None
-        top = col[-1]
-        if top % 13 == 0:
-            return "onto_ace"
-        if top // 13 != card // 13:
-            return "wrong_suit"
-        if top != card + 1:
-            return "wrong_rank"
-        return None
+        return column_refusal(card, col[-1] if col else None)
 
     # ------------------------------------------------------------------ moves
 
@@ -398,12 +397,12 @@ class FortyThievesGame:
         else:
             src_f = src - FIRST_FOUNDATION_SRC
             n = self.foundations[src_f]
-            card = FOUNDATION_SUITS[src_f] * 13 + n - 1
+            card = foundation_card(src_f, n)
             self.foundations[src_f] = n - 1
             z ^= _Z_FOUNDATION[src_f * 14 + n] ^ _Z_FOUNDATION[src_f * 14 + n - 1]
             self._retop(src)
         if dst == FOUNDATION:
-            dst_f = self.foundation_for(card)  # type: ignore[assignment]
+            dst_f = foundation_for(self.foundations, card)  # type: ignore[assignment]
             n = self.foundations[dst_f]
             self.foundations[dst_f] = n + 1
             z ^= _Z_FOUNDATION[dst_f * 14 + n] ^ _Z_FOUNDATION[dst_f * 14 + n + 1]
@@ -457,8 +456,8 @@ class FortyThievesGame:
             return True
         src, dst = divmod(action, NUM_DESTS)
         if dst == FOUNDATION:
+            card = foundation_card(dst_f, self.foundations[dst_f])
             self.foundations[dst_f] -= 1
-            card = FOUNDATION_SUITS[dst_f] * 13 + self.foundations[dst_f]
         else:
             card = self.columns[dst].pop()
         if src < NUM_COLUMNS:
@@ -489,6 +488,21 @@ class FortyThievesGame:
         other._accepts = list(self._accepts)
         return other
 
+    def with_stock(self, stock: tuple[int, ...] | list[int]) -> FortyThievesGame:
+        """A copy of the game (history included) dealt with another order of the cards never
+        seen: ``stock`` holds the same cards as the game's stock and the same first
+        ``stock_seen`` (the cards ever drawn).  The position, counters and hash are the same;
+        only the draws still to come differ (a determinization, or a public copy whose unseen
+        places hold placeholders)."""
+        stock = tuple(stock)
+        seen = self.stock_seen
+        if len(stock) != len(self.stock) or stock[:seen] != self.stock[:seen]:
+            raise ValueError("with_stock: want the same number of cards and the cards already seen unchanged")
+        other = self.copy()
+        other.deal = FortyThievesDeal(self.deal.columns, stock)  # checks that the cards are the same
+        other.stock = stock
+        return other
+
     def state_dict(self) -> dict[str, Any]:
         """Every mutable part of the game (copies), e.g. to check that a move changed nothing."""
         return {
@@ -517,7 +531,7 @@ class FortyThievesGame:
                 continue
             if not col:
                 empty.append(j)
-            elif _NOT_KING[card] and col[-1] == card + 1:
+            elif builds_on(card, col[-1]):
                 building.append(j)
         return building, empty
 

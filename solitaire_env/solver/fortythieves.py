@@ -72,23 +72,28 @@ import time
 from dataclasses import dataclass
 
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.rules import DRAW, FIRST_FOUNDATION_SRC, FOUNDATION, NUM_COLUMNS, NUM_DESTS, WASTE
+from solitaire_env.fortythieves.rules import (
+    DRAW,
+    FIRST_FOUNDATION_SRC,
+    FOUNDATION,
+    NUM_COLUMNS,
+    NUM_DESTS,
+    PARTNER,
+    TOTAL_CARDS,
+    WASTE,
+    foundation_card,
+    is_safe,
+)
 from solitaire_env.solver.result import SolveResult, Status
 
-__all__ = ["DEFAULT_MAX_NODES", "solve_fortythieves"]
+__all__ = ["DEFAULT_MAX_NODES", "ordered_moves", "solve_fortythieves"]
 
 #: Node budget of :func:`solve_fortythieves` when none is given.
 DEFAULT_MAX_NODES = 20_000
 
-_TOTAL = 104
-#: The other foundation of the same suit (foundation suits are S H D C S H D C).
-_PARTNER = (4, 5, 6, 7, 0, 1, 2, 3)
-#: ``last`` of :func:`_moves` for a card just founded: ``_FOUNDED + card``.
+_TOTAL = TOTAL_CARDS
+#: ``last`` of :func:`ordered_moves` for a card just founded: ``_FOUNDED + card``.
 _FOUNDED = 100
-#: Suit (card id // 13) -> its two foundations, left first.
-_SUIT_FOUNDATIONS = ((3, 7), (2, 6), (1, 5), (0, 4))
-#: Suit (card id // 13) of each foundation's cards.
-_FOUNDATION_SUIT = (3, 2, 1, 0, 3, 2, 1, 0)
 
 #: Suit and rank (0 = ace) of each card id.
 _SUIT = tuple(c // 13 for c in range(52))
@@ -109,10 +114,11 @@ _W_EMPTY = 30
 _W_WASTE = 2
 
 
-def _moves(game: FortyThievesGame, last: int) -> list[int]:
-    """The moves to try from the game's position, best first (the draw included); a single safe
-    foundation move when there is one.  ``last`` says where the card moved last lies: its column
-    (0-9), ``_FOUNDED + card`` on a foundation, -1 for none (or after a draw)."""
+def ordered_moves(game: FortyThievesGame, last: int) -> list[int]:
+    """The moves the search tries from the game's position, best first (the draw included),
+    without the pruned ones (see the module docstring); a single safe foundation move when there
+    is one.  ``last`` says where the card moved last lies: its column (0-9), ``100 + card`` on a
+    foundation, -1 for none (or after a draw)."""
     mask = game.legal_mask()
     columns = game.columns
     fnd = game.foundations
@@ -131,11 +137,11 @@ def _moves(game: FortyThievesGame, last: int) -> list[int]:
         if src >= FIRST_FOUNDATION_SRC:  # a foundation's top back to a column
             f = src - FIRST_FOUNDATION_SRC
             n = fnd[f]
-            if fnd[_PARTNER[f]] >= n - 1:
-                continue  # dominated return
+            if fnd[PARTNER[f]] >= n - 1:
+                continue  # dominated return: founding the card again would be a safe move
             if not columns[dst] and dst != first_empty:
                 continue
-            if _FOUNDATION_SUIT[f] * 13 + n - 1 == last - _FOUNDED:
+            if foundation_card(f, n) == last - _FOUNDED:
                 continue  # the card just founded (or its twin on the other foundation)
             keyed.append((1000 + n, action))
             continue
@@ -147,9 +153,7 @@ def _moves(game: FortyThievesGame, last: int) -> list[int]:
         if src == last:
             continue  # the card just moved there
         if dst == FOUNDATION:
-            rank0 = card % 13
-            f0, f1 = _SUIT_FOUNDATIONS[card // 13]
-            if (fnd[f0] if fnd[f0] < fnd[f1] else fnd[f1]) == rank0:
+            if is_safe(fnd, card):
                 return [action]  # safe: forced
             if src == WASTE:
                 keyed.append((100, action))
@@ -167,6 +171,8 @@ def _moves(game: FortyThievesGame, last: int) -> list[int]:
                 continue  # a lone card to an empty column: the same position
             keyed.append((200, action))
             continue
+        # (not quite ``builds_on``: a king on the next suit's ace counts too; kept, as the search
+        # order, and so the node counts, depend on it)
         natural = col[-2] == card + 1
         if empty_dst:
             keyed.append((800 if natural else 700 + _uncover_key(game, col), action))
@@ -192,7 +198,7 @@ def _uncover_key(game: FortyThievesGame, col: list[int]) -> int:
 
 
 def _moved_to(game: FortyThievesGame, action: int) -> int:
-    """Where the card ``action`` moves will lie (the ``last`` of :func:`_moves`); call it before
+    """Where the card ``action`` moves will lie (the ``last`` of :func:`ordered_moves`); call it before
     playing ``action``."""
     if action == DRAW:
         return -1
@@ -277,7 +283,7 @@ def _search(
     if collect is not None:
         collect.append((_score(game), ()))
     # one frame per position on the current line: its moves, how many were tried, its legal mask
-    stack = [_moves(game, -1)]
+    stack = [ordered_moves(game, -1)]
     masks = [game.legal_mask()]
     tried = [0]
     nodes = 1
@@ -321,7 +327,7 @@ def _search(
             _unwind(game, len(path))
             return "intractable", (), nodes
         nodes += 1
-        stack.append(_moves(game, last))
+        stack.append(ordered_moves(game, last))
         masks.append(game.legal_mask())
         tried.append(0)
     return "unsolvable", (), nodes

@@ -34,9 +34,22 @@ from numba import njit
 from solitaire_env.deals import GAME_SALT
 from solitaire_env.fortythieves import game as _game
 from solitaire_env.fortythieves import observe as _ob
+from solitaire_env.fortythieves.kernels import (
+    PARENT_ARRAY,
+    REFUSE_ONTO_ACE,
+    REFUSE_WRONG_RANK,
+    REFUSE_WRONG_SUIT,
+    column_refusal,
+    foundation_card,
+    foundation_for,
+    source_dests,
+)
+from solitaire_env.fortythieves.kernels import (
+    TO_FOUNDATION_BIT as TO_FOUNDATION_BIT,  # re-exported: the batch env reads it here
+)
 from solitaire_env.fortythieves.rules import (
     DRAW,
-    FOUNDATION_SUITS,
+    FIRST_FOUNDATION_SRC,
     MAX_COLUMN,
     NUM_ACTIONS,
     NUM_COLUMNS,
@@ -46,13 +59,11 @@ from solitaire_env.fortythieves.rules import (
     STOCK_SIZE,
     TOTAL_CARDS,
 )
+from solitaire_env.fortythieves.rules import FOUNDATION as FOUNDATION_DST
+from solitaire_env.fortythieves.rules import WASTE as WASTE_SRC
 from solitaire_env.vector.splitmix import below
 
-DECK_SIZE = 104
-FIRST_FOUNDATION_SRC = 11
-WASTE_SRC = 10
-FOUNDATION_DST = 10
-TO_FOUNDATION_BIT = 1 << FOUNDATION_DST
+DECK_SIZE = TOTAL_CARDS
 NONE = _ob.NONE  # dict-mode code of an empty position (52)
 
 # --- st columns
@@ -87,6 +98,8 @@ REASON_NAMES = (
     "game_over",
 )
 R_WRONG_SUIT, R_WRONG_RANK, R_ONTO_ACE, R_FOUNDATION_ORDER, R_NOTHING_TO_MOVE = 1, 2, 3, 4, 5
+# the column refusals of the rule kernels are the first three reason codes
+assert (R_WRONG_SUIT, R_WRONG_RANK, R_ONTO_ACE) == (REFUSE_WRONG_SUIT, REFUSE_WRONG_RANK, REFUSE_ONTO_ACE)
 R_SAME_PLACE, R_RETURN_NOT_ALLOWED, R_STOCK_EMPTY, R_GAME_OVER = 6, 7, 8, 9
 assert set(REASON_NAMES[1:]) == set(_game.REASONS)
 
@@ -103,18 +116,15 @@ FLAT_SIZE = _ob.FLAT_SIZE
 ORACLE_STOCK_OFF = _ob.ORACLE_STOCK_OFFSET
 ORACLE_SIZE = _ob.ORACLE_SIZE
 
-#: ``_NEXT[c]``: the card ``c`` goes on in a column (same suit, one rank higher), 52 for a king.
-_NEXT = np.array([c + 1 if c % 13 != 12 else 52 for c in range(52)], dtype=np.int64)
-_FSUIT = np.array(FOUNDATION_SUITS, dtype=np.int64)
 #: ``_LOW_BIT[m]``: the index of the lowest set bit of an 11-bit mask ``m`` (m > 0).
 _LOW_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 1 << NUM_DESTS)], dtype=np.int64)
 
 # --- Zobrist keys of the rules core (the same numbers, as uint64)
-_ZC = np.array(_game._Z_COLUMN, dtype=np.uint64)
-_ZW = np.array(_game._Z_WASTE, dtype=np.uint64)
-_ZF = np.array(_game._Z_FOUNDATION, dtype=np.uint64)
-_ZS = np.array(_game._Z_STOCK, dtype=np.uint64)
-_ZSTART = np.uint64(_game._Z_START)
+_ZC = np.array(_game.ZOBRIST_COLUMN, dtype=np.uint64)
+_ZW = np.array(_game.ZOBRIST_WASTE, dtype=np.uint64)
+_ZF = np.array(_game.ZOBRIST_FOUNDATION, dtype=np.uint64)
+_ZS = np.array(_game.ZOBRIST_STOCK, dtype=np.uint64)
+_ZSTART = np.uint64(_game.ZOBRIST_START)
 
 # --- deals: SplitMix64 as in solitaire_env.deals
 _SALT = GAME_SALT["FT"]
@@ -275,19 +285,13 @@ def _source_card(i: int, src: int, st: np.ndarray, cols: np.ndarray, waste: np.n
         return waste[i, n - 1] if n else -1
     f = src - FIRST_FOUNDATION_SRC
     n = st[i, F_FND + f]
-    return _FSUIT[f] * 13 + n - 1 if n else -1
+    return foundation_card(f, n) if n else -1
 
 
 @njit(cache=True, inline="always")
 def _foundation_for(i: int, card: int, st: np.ndarray) -> int:
-    """The leftmost foundation accepting ``card`` (suit s: foundations 3 - s and 7 - s), or -1."""
-    s = card // 13
-    r = card % 13
-    if st[i, F_FND + 3 - s] == r:
-        return 3 - s
-    if st[i, F_FND + 7 - s] == r:
-        return 7 - s
-    return -1
+    """The leftmost foundation of game ``i`` accepting ``card``, or -1 (the rule kernel)."""
+    return foundation_for(st[i, F_FND : F_FND + NUM_FOUNDATIONS], card)
 
 
 @njit(cache=True, inline="always")
@@ -304,9 +308,7 @@ def refresh_mask(
         if playing and (s < FIRST_FOUNDATION_SRC or cfg[C_RETURN]):
             c = _source_card(i, s, st, cols, waste)
             if c >= 0:
-                d = empty | topped[i, _NEXT[c]]
-                if s < FIRST_FOUNDATION_SRC and _foundation_for(i, c, st) >= 0:
-                    d |= TO_FOUNDATION_BIT
+                d = source_dests(s, c, empty, topped[i, PARENT_ARRAY[c]], st[i, F_FND : F_FND + NUM_FOUNDATIONS])
         any_legal |= d
         diff = srcbits[i, s] ^ d
         if diff:
@@ -358,16 +360,8 @@ def reason_of(i: int, a: int, st: np.ndarray, cols: np.ndarray, waste: np.ndarra
     if dst == src:
         return R_SAME_PLACE
     n = st[i, F_CLEN + dst]
-    if n == 0:
-        return R_GAME_OVER
-    top = cols[i, dst, n - 1]
-    if top % 13 == 0:
-        return R_ONTO_ACE
-    if top // 13 != card // 13:
-        return R_WRONG_SUIT
-    if top != card + 1:
-        return R_WRONG_RANK
-    return R_GAME_OVER
+    refusal = column_refusal(card, cols[i, dst, n - 1] if n else -1)
+    return refusal if refusal else R_GAME_OVER
 
 
 @njit(cache=True, inline="always")
@@ -450,7 +444,7 @@ def _play(
         else:
             src_f = src - FIRST_FOUNDATION_SRC
             n = st[i, F_FND + src_f]
-            card = _FSUIT[src_f] * 13 + n - 1
+            card = foundation_card(src_f, n)
             st[i, F_FND + src_f] = n - 1
             st[i, F_FOUNDED] -= 1
             z ^= _ZF[src_f * 14 + n] ^ _ZF[src_f * 14 + n - 1]
