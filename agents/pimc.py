@@ -45,8 +45,8 @@ from solitaire_env.solver.fortythieves import solve_fortythieves
 from solitaire_env.solver.hint import (
     FortyThievesKnowledge,
     TriPeaksKnowledge,
-    _tripeaks_advice,
     fortythieves_advice,
+    tripeaks_advice,
 )
 from solitaire_env.solver.result import SolveResult
 from solitaire_env.tripeaks.game import TriPeaksGame
@@ -129,7 +129,7 @@ class PimcAgent(Agent):
 
     def _act_tripeaks(self, state: PublicState) -> int:
         assert isinstance(state.knowledge, TriPeaksKnowledge)
-        hint = _tripeaks_advice(state.knowledge)
+        hint = tripeaks_advice(state.knowledge)
         rng = state.rng(self.seed)
         samples = [state.determinize(rng) for _ in range(self.samples)]
         legal = list(state.legal)

@@ -36,12 +36,7 @@ PUBLIC_UNDERSCORE = frozenset({"_replace", "_asdict", "_fields", "_make", "_fiel
 
 #: (file, name) of every violation found today: the ``_`` name imported or read, or the module
 #: imported against rules 1 / 4.  Each entry must still be a violation (remove it once fixed).
-KNOWN_VIOLATIONS: frozenset[tuple[str, str]] = frozenset(
-    {
-        # rule 3: agents imports the hint's private TriPeaks heuristic (solitaire_env/solver/hint.py)
-        ("agents/pimc.py", "_tripeaks_advice"),
-    }
-)
+KNOWN_VIOLATIONS: frozenset[tuple[str, str]] = frozenset()
 
 Violation = tuple[str, str, str]  # (file, name, rule)
 

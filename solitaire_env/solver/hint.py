@@ -260,7 +260,6 @@ def tripeaks_advice(k: TriPeaksKnowledge) -> int | None:
     return max(scored)[2]
 
 
-_tripeaks_advice = tripeaks_advice  # the old private name (agents/pimc.py still imports it)
 
 
 # ---------------------------------------------------------------------- Forty Thieves heuristic
@@ -371,7 +370,6 @@ def _ft_other_moves(k: FortyThievesKnowledge) -> list[int]:
 
 
 #: The old private name (kept for code that still imports it).
-_fortythieves_advice = fortythieves_advice
 
 
 # ---------------------------------------------------------------------- the hint
