@@ -260,8 +260,6 @@ def tripeaks_advice(k: TriPeaksKnowledge) -> int | None:
     return max(scored)[2]
 
 
-
-
 # ---------------------------------------------------------------------- Forty Thieves heuristic
 
 # The rules are those of solitaire_env.fortythieves.rules (builds_on, foundation_for, is_safe);
