@@ -12,7 +12,10 @@ def test_bench_vector_prints_one_ratio_line_per_batch_env(capsys: pytest.Capture
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("machine: ")
     assert out[1].startswith("TriPeaks-v0 batch env (8 envs)") and "x CartPole (target >= 40x)" in out[1]
-    assert out[2].startswith("FortyThieves-v0 batch env (8 envs)") and "x FortyThieves-v0 single env" in out[2]
+    assert out[2].startswith("FortyThieves-v0 batch env (8 envs)") and "x CartPole (target >= 2.5x)" in out[2]
+    # the ratio to its own single env, shown without a target
+    assert out[3].startswith("FortyThieves-v0 batch env (8 envs)") and "x FortyThieves-v0 single env" in out[3]
+    assert "target" not in out[3] and len(out) == 4
 
 
 @pytest.mark.parametrize(
