@@ -31,8 +31,8 @@ from solitaire_env.cards import NUM_CARDS
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import (
     DRAW,
+    FIRST_FOUNDATION,
     FIRST_FOUNDATION_SRC,
-    FOUNDATION_SUITS,
     MAX_COLUMN,
     NUM_COLUMNS,
     NUM_DESTS,
@@ -63,7 +63,6 @@ OBS_MODES = ("flat", "dict", "oracle", "oracle_dict")
 _RANK = tuple(c % 13 for c in range(NUM_CARDS))
 _SUIT = tuple(13 + c // 13 for c in range(NUM_CARDS))
 #: The leftmost foundation of each card's suit (the other one of its suit is 4 to its right).
-_FIRST_FOUNDATION = tuple(FOUNDATION_SUITS.index(c // 13) for c in range(NUM_CARDS))
 
 
 class FortyThievesObserver(Observer):
@@ -194,7 +193,7 @@ class FortyThievesObserver(Observer):
             if dst < NUM_COLUMNS:
                 self._column_push(dst, game.columns[dst][-1])
             else:  # to a foundation: the leftmost of its suit that took it, one of two
-                f = _FIRST_FOUNDATION[card]
+                f = FIRST_FOUNDATION[card]
                 fnd, last = game.foundations, self._foundations
                 last[f] = fnd[f]
                 last[f + 4] = fnd[f + 4]
