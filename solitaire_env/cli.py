@@ -241,6 +241,20 @@ RULE_ARGS: tuple[Arg, ...] = (
     arg("--jokers", type=_jokers, metavar="N", help="TriPeaks: 0, 1 or 2 jokers shuffled into the stock (default 0)"),
 )
 
+# The rule options that several verbs take, written once.
+DRAW_ARG = arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)")
+FACES_ARG = arg("--faces", choices=("standard", "open"), help="TriPeaks: open: all 28 cards face up (default standard)")
+WASTE_START_ARG = arg(
+    "--waste-start",
+    choices=("card", "empty"),
+    help="TriPeaks: empty: the stock has 24, any first play (default card)",
+)
+FOUNDATION_RETURN_ARG = arg(
+    "--foundation-return",
+    choices=("on", "off"),
+    help="Forty Thieves: whether a foundation's top card may go back to a column (default on)",
+)
+
 
 def _check_output(option: str, path: str | None, *, folder: bool = False) -> None:
     """A one-line error (before any work) if ``option``'s ``path`` cannot be written."""
@@ -474,13 +488,9 @@ examples:
     "play TriPeaks or Forty Thieves in the terminal",
     *SOURCE_ARGS,
     *RULE_ARGS,
-    arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)"),
-    arg("--faces", choices=("standard", "open"), help="TriPeaks: open: all 28 cards face up (default standard)"),
-    arg(
-        "--waste-start",
-        choices=("card", "empty"),
-        help="TriPeaks: empty: the stock has 24, any first play (default card)",
-    ),
+    DRAW_ARG,
+    FACES_ARG,
+    WASTE_START_ARG,
     arg(
         "--scoring",
         choices=("app", "classic", "streak"),
@@ -565,17 +575,9 @@ def _rule_options(args: argparse.Namespace, game: str) -> dict[str, Any]:
     "solve a deal (verdict, winning line, nodes, time), or the solvability of N random deals",
     *SOURCE_ARGS,
     *RULE_ARGS,
-    arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)"),
-    arg(
-        "--waste-start",
-        choices=("card", "empty"),
-        help="TriPeaks: empty: the stock has 24, any first play (default card)",
-    ),
-    arg(
-        "--foundation-return",
-        choices=("on", "off"),
-        help="Forty Thieves: whether a foundation's top card may go back to a column (default on)",
-    ),
+    DRAW_ARG,
+    WASTE_START_ARG,
+    FOUNDATION_RETURN_ARG,
     arg(
         "--max-nodes",
         type=_positive,
@@ -919,18 +921,10 @@ def hint_text(
     *SOURCE_ARGS,
     *RULE_ARGS,
     arg("--moves", metavar="A,B,...", default="", help="moves to play first, comma-separated: action numbers or names"),
-    arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)"),
-    arg("--faces", choices=("standard", "open"), help="TriPeaks: open: all 28 cards face up (default standard)"),
-    arg(
-        "--waste-start",
-        choices=("card", "empty"),
-        help="TriPeaks: empty: the stock has 24, any first play (default card)",
-    ),
-    arg(
-        "--foundation-return",
-        choices=("on", "off"),
-        help="Forty Thieves: whether a foundation's top card may go back to a column (default on)",
-    ),
+    DRAW_ARG,
+    FACES_ARG,
+    WASTE_START_ARG,
+    FOUNDATION_RETURN_ARG,
     arg(
         "--max-nodes",
         type=_positive,
@@ -1064,8 +1058,8 @@ def numba_cold_agents(specs: Sequence[Any], game: str) -> list[str]:
         help="draw the win rates with their 95%% intervals; the extension names the format (png, svg, pdf, "
         "jpg, ...: any matplotlib writes; needs matplotlib)",
     ),
-    arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)"),
-    arg("--faces", choices=("standard", "open"), help="TriPeaks: open: all 28 cards face up (default standard)"),
+    DRAW_ARG,
+    FACES_ARG,
     arg("--waste-start", choices=("card", "empty"), help="TriPeaks: empty: the stock has 24 (default card)"),
     arg("--jokers", type=_jokers, metavar="N", help="TriPeaks: 0, 1 or 2 jokers in the stock (default 0)"),
     arg("--scoring", choices=("app", "classic", "streak"), help="scoring preset (default app; Forty Thieves: app)"),
