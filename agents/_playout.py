@@ -4,7 +4,7 @@ Suits never matter for TriPeaks play, so a position is, for a playout, the rank 
 28 slots (1..13), the ranks of the stock in draw order (0 for a joker), the removed-slot mask,
 the exposed-slot mask, the stock position and the waste key (the waste top's rank, 0 when
 anything may be played: an empty waste or a joker).  Like the exact solver
-(:mod:`solitaire_env.solver.tripeaks`) a playout keeps ``accept[key]``, the slots whose rank may
+(:mod:`solitaire_env.tripeaks.solver`) a playout keeps ``accept[key]``, the slots whose rank may
 be played on each waste key, and walks the cover tables with bit tricks.
 
 The base policy of a playout is *fair*: it reads the rank of a slot only once the slot is face

@@ -20,7 +20,7 @@ once the slot has been seen, and counts the unseen cards by rank. It is computed
   the same inputs.
 
 :class:`AdviceObservation` is an SB3 ``VecEnvWrapper`` that appends the advice to a TriPeaks
-:class:`~solitaire_env.vector.sb3.SB3VecEnv`'s flat observations.
+:class:`~solitaire_env.sb3.SB3VecEnv`'s flat observations.
 """
 
 from __future__ import annotations

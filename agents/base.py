@@ -27,11 +27,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from solitaire_env.cards import JOKER
-from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal
+from solitaire_env.common.cards import JOKER
+from solitaire_env.common.deals import FortyThievesDeal, TriPeaksDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.games import GameName
-from solitaire_env.solver.hint import (
+from solitaire_env.hints import (
     FortyThievesKnowledge,
     TriPeaksKnowledge,
     fortythieves_knowledge,

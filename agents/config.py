@@ -10,7 +10,7 @@ the ``solitaire-env eval`` flags, which override the file's values):
   ``faces``, ``waste_start``, ``jokers``, ``scoring``; Forty Thieves ``foundation_return``,
   ``scoring``, ``max_repeats``; both ``max_episode_steps``.
 - ``deals`` (default 100) and ``seed`` (default 0): the deal codes are the first ``deals``
-  codes drawn from ``seed`` (:func:`solitaire_env.deals.draw_codes`).
+  codes drawn from ``seed`` (:func:`solitaire_env.common.deals.draw_codes`).
 - ``agents``: a list of agent specs: a name (``random``), a CLI-style spec
   (``rollout:samples=200``) or a mapping (``{name: rollout, samples: 200}``).
 - ``workers`` (default: all cores), ``backend`` (``process`` or ``ray``), ``ray_address``,

@@ -10,7 +10,7 @@ config and prints)::
     result.write("results/")  # results.json, summary.csv, pairs.csv, episodes.csv
 
 - The deal codes are the first N codes drawn from the seed
-  (:func:`solitaire_env.deals.draw_codes`); every agent plays every code.
+  (:func:`solitaire_env.common.deals.draw_codes`); every agent plays every code.
 - Each episode drives the env: ``gym.make`` with the config's keywords, ``reset`` with the deal
   code, then ``step(decide(agent, env.unwrapped.game, env.unwrapped.actions))`` until the
   episode is terminated or truncated (:mod:`agents.backends`).
@@ -53,9 +53,9 @@ from agents.backends import (
 from agents.config import AgentSpec, ConfigError, EvalConfig
 from agents.records import PROGRESS_KEY, episode_record, write_record
 from solitaire_env import __version__
-from solitaire_env.deals import draw_codes
+from solitaire_env.common.deals import draw_codes
+from solitaire_env.common.statistics import wilson
 from solitaire_env.games import GAMES
-from solitaire_env.statistics import wilson
 
 __all__ = [
     "AgentSpec",
@@ -285,7 +285,7 @@ class EvalResult:
         return {
             "version": __version__,
             "config": self.config.to_dict(),
-            "codes_from": f"numpy.random.default_rng({self.config.seed}) + solitaire_env.deals.random_code",
+            "codes_from": f"numpy.random.default_rng({self.config.seed}) + solitaire_env.common.deals.random_code",
             "workers": self.workers,
             "wall_seconds": self.wall_seconds,
             "best": self.best(),
@@ -407,7 +407,7 @@ def check_outputs(config: EvalConfig) -> None:
     format matplotlib can write here (see :func:`plot_format`; its missing folders are made too).
     Nothing is written or created.
     """
-    from solitaire_env.outputs import output_path_problem
+    from solitaire_env.common.outputs import output_path_problem
 
     outputs: list[tuple[str, str, bool]] = []
     if config.out is not None:
@@ -500,7 +500,7 @@ def evaluate(
     folder removed meanwhile) does not stop the others: :class:`OutputWriteError` then names
     every failure and carries the finished result.
     """
-    from solitaire_env.solver.stats import default_workers
+    from solitaire_env.solvability import default_workers
 
     if config is None or isinstance(config, Mapping):
         config = EvalConfig.from_mapping({**(config or {}), **settings})

@@ -1,8 +1,8 @@
 """Values from playouts of the ``rollout`` agent's base policy, for training TriPeaks policies.
 
-All three read a TriPeaks batch env (:class:`~solitaire_env.vector.tripeaks.TriPeaksVectorEnv`)
+All three read a TriPeaks batch env (:class:`~solitaire_env.tripeaks.batch.TriPeaksVectorEnv`)
 through its read-only public view (``batch.view()``, a
-:class:`~solitaire_env.vector.tripeaks.TriPeaksBatchView` the numba functions take as ``v``)
+:class:`~solitaire_env.tripeaks.batch.TriPeaksBatchView` the numba functions take as ``v``)
 and play the base policy (:mod:`agents._playout`, weights :data:`agents.rollout.DEFAULT_POLICY`)
 to the end of the game; a value counts the cards cleared from the position on, plus
 ``win_bonus`` when the board is cleared (the units of the env's ``progress`` reward):
@@ -31,7 +31,7 @@ from numba import njit
 
 from agents import _playout as P
 from agents.rollout import DEFAULT_POLICY
-from solitaire_env.cards import JOKER
+from solitaire_env.common.cards import JOKER
 from solitaire_env.tripeaks.game import NUM_ACTIONS
 from solitaire_env.tripeaks.rules import ALL_SLOTS, NUM_SLOTS
 
@@ -299,7 +299,7 @@ def sampled_action_values(
 
 
 def potentials(batch_env: Any, win_bonus: float, params: np.ndarray | None = None) -> np.ndarray:
-    """``Phi`` of every game of a TriPeaks batch env (:class:`~solitaire_env.vector.tripeaks.TriPeaksVectorEnv`),
+    """``Phi`` of every game of a TriPeaks batch env (:class:`~solitaire_env.tripeaks.batch.TriPeaksVectorEnv`),
     from its current state arrays; 0 for a cleared board (see the module docstring)."""
     if params is None:
         params = P.policy_params(**DEFAULT_POLICY)

@@ -5,7 +5,7 @@ hands it the game itself, so its figures are labelled "upper bound" and never co
 if it played fair.
 
 * **TriPeaks** (an exact solver): solve once per episode with
-  :func:`~solitaire_env.solver.tripeaks.solve_tripeaks` and play the winning line.  The line is
+  :func:`~solitaire_env.tripeaks.solver.solve_tripeaks` and play the winning line.  The line is
   cached as a map from each position along it to the action to play there; a position off the
   line (the game diverged, or a new episode) is solved again.  When the deal cannot be won the
   search runs again with ``maximise_cleared=True`` and the oracle plays the line that clears
@@ -13,7 +13,7 @@ if it played fair.
   empty line) it plays the hint heuristic's move, else any legal move, until the game ends.
   Its win rate is the share of solvable deals (up to the node budget: an ``intractable``
   deal is played like an unsolvable one, along the best line found).
-* **Forty Thieves** (a best-effort search): :func:`~solitaire_env.solver.fortythieves.solve_fortythieves`
+* **Forty Thieves** (a best-effort search): :func:`~solitaire_env.fortythieves.solver.solve_fortythieves`
   with a node budget (``max_nodes``).  A winning line is followed to the end.  A line that does
   not win (the budget ran out: the line to the most cards founded) is followed only through its
   first ``follow`` draws (default 1), then the search runs again from there; following it to
@@ -28,11 +28,11 @@ from __future__ import annotations
 from typing import Any
 
 from agents.base import Agent, Game, GameName
+from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
-from solitaire_env.solver.fortythieves import solve_fortythieves
-from solitaire_env.solver.hint import public_move
-from solitaire_env.solver.result import SolveResult
+from solitaire_env.fortythieves.solver import solve_fortythieves
+from solitaire_env.hints import public_move
 from solitaire_env.tripeaks.game import TriPeaksGame
 
 __all__ = ["DEFAULT_MAX_NODES", "OracleAgent", "position_key"]
@@ -112,7 +112,7 @@ class OracleAgent(Agent):
         self.searches += 1
         result: SolveResult
         if isinstance(game, TriPeaksGame):
-            from solitaire_env.solver.tripeaks import solve_tripeaks  # numba: loaded on first use
+            from solitaire_env.tripeaks.solver import solve_tripeaks  # numba: loaded on first use
 
             result = solve_tripeaks(game, max_nodes=self.max_nodes, maximise_cleared=True)
         else:

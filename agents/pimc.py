@@ -11,7 +11,7 @@ solved with full information (the sample's hidden cards), within ``max_nodes`` p
   TriPeaks Easy positions the 20 000-node search gives up on winnable and lost positions in
   roughly a 2 : 3 ratio, see ``docs/agents_pimc_oracle_ppo.md``);
 * the move with the highest total wins; ties go to the hint heuristic's move
-  (:mod:`solitaire_env.solver.hint`), then to the first candidate in a fixed order.
+  (:mod:`solitaire_env.hints`), then to the first candidate in a fixed order.
 
 TriPeaks: every legal move is a candidate.  Per sample the agent first solves the sample's
 position itself: ``unsolvable`` means every candidate loses in that sample (no search per
@@ -19,7 +19,7 @@ move), ``solved`` gives the first move of the winning line a win without a searc
 
 Forty Thieves (the search is slow, so cheap settings): a forced safe foundation move is played
 without search; the candidates are the solver's own move list
-(:func:`~solitaire_env.solver.fortythieves.ordered_moves`: dominated and symmetric moves pruned,
+(:func:`~solitaire_env.fortythieves.solver.ordered_moves`: dominated and symmetric moves pruned,
 best first), the first ``max_candidates`` of them plus the hint's move; with tiny budgets
 almost every search is ``intractable``, so the cards founded along the best
 line (summed over the samples) break the tie before the hint does; and a move back to a
@@ -38,17 +38,17 @@ from __future__ import annotations
 from typing import Any
 
 from agents.base import Agent, Game, GameName, PublicState
+from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, NUM_DESTS, is_safe
-from solitaire_env.solver.fortythieves import ordered_moves as ft_solver_moves
-from solitaire_env.solver.fortythieves import solve_fortythieves
-from solitaire_env.solver.hint import (
+from solitaire_env.fortythieves.solver import ordered_moves as ft_solver_moves
+from solitaire_env.fortythieves.solver import solve_fortythieves
+from solitaire_env.hints import (
     FortyThievesKnowledge,
     TriPeaksKnowledge,
     fortythieves_advice,
     tripeaks_advice,
 )
-from solitaire_env.solver.result import SolveResult
 from solitaire_env.tripeaks.game import TriPeaksGame
 
 __all__ = ["DEFAULTS", "PimcAgent"]
@@ -227,7 +227,7 @@ class PimcAgent(Agent):
     def _solve(self, game: Game) -> SolveResult:
         self.searches += 1
         if isinstance(game, TriPeaksGame):
-            from solitaire_env.solver.tripeaks import solve_tripeaks  # numba: loaded on first use
+            from solitaire_env.tripeaks.solver import solve_tripeaks  # numba: loaded on first use
 
             return solve_tripeaks(game, max_nodes=self.max_nodes)
         return solve_fortythieves(game, max_nodes=self.max_nodes)

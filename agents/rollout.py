@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, GameName, PublicState
-from solitaire_env.cards import JOKER
+from solitaire_env.common.cards import JOKER
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import (
@@ -45,7 +45,7 @@ from solitaire_env.fortythieves.rules import (
     builds_on,
     is_safe,
 )
-from solitaire_env.solver.hint import (
+from solitaire_env.hints import (
     FortyThievesKnowledge,
     TriPeaksKnowledge,
     fortythieves_advice,
@@ -343,7 +343,7 @@ class FortyThievesRollout(Agent):
 
     A safe foundation move (both copies of the rank below founded) is played at once.  Once the
     stock is out every card is known: the agent then follows the line of the full-information
-    search (:func:`~solitaire_env.solver.fortythieves.solve_fortythieves`, ``endgame_nodes``
+    search (:func:`~solitaire_env.fortythieves.solver.solve_fortythieves`, ``endgame_nodes``
     positions, once per game) that founds the most cards, and the heuristic's moves after it.  Otherwise the
     candidates are the heuristic's move, the draw and the other productive moves (foundation
     moves, the waste card to a column, a column card that is not on its natural parent to
@@ -391,7 +391,7 @@ class FortyThievesRollout(Agent):
             if state.actions[len(memo[1]) :] == line[:done] and done < len(line):
                 return line[done]
             return None  # the line is played out (or left): the heuristic goes on
-        from solitaire_env.solver.fortythieves import solve_fortythieves
+        from solitaire_env.fortythieves.solver import solve_fortythieves
 
         game = state.with_unseen([])
         assert isinstance(game, FortyThievesGame)

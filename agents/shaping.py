@@ -24,7 +24,7 @@ plays it from the public state (tests/test_move_values.py checks the potential a
 core; tests/test_train.py that a shaped run's model plays through the fair agent).
 
 The potential is :func:`agents.move_values.potentials`. :class:`PlayoutShaping` is an SB3
-``VecEnvWrapper`` over :class:`~solitaire_env.vector.sb3.SB3VecEnv`
+``VecEnvWrapper`` over :class:`~solitaire_env.sb3.SB3VecEnv`
 (TriPeaks): put ``VecMonitor`` inside it so that the logged episode returns stay unshaped.
 """
 
@@ -38,7 +38,7 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 from agents import _playout as P
 from agents.move_values import potentials
 from agents.rollout import DEFAULT_POLICY
-from solitaire_env.vector.tripeaks import TriPeaksVectorEnv
+from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
 
 __all__ = ["PlayoutShaping"]
 
@@ -59,7 +59,7 @@ class PlayoutShaping(VecEnvWrapper):
             inner = inner.venv
         batch = getattr(inner, "env", None)
         if not isinstance(batch, TriPeaksVectorEnv) or getattr(inner, "game", None) != "tripeaks":
-            raise ValueError("PlayoutShaping needs a TriPeaks SB3VecEnv (solitaire_env.vector.sb3) inside")
+            raise ValueError("PlayoutShaping needs a TriPeaks SB3VecEnv (solitaire_env.sb3) inside")
         if batch.reward_mode != "progress":
             raise ValueError('PlayoutShaping needs reward="progress" (its potential counts cards and the win bonus)')
         self._batch = batch

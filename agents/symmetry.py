@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from solitaire_env.cards import JOKER, RANKS, SUITS
+from solitaire_env.common.cards import JOKER, RANKS, SUITS
 from solitaire_env.tripeaks.observe import FLAT_SIZE, SLOT_SIZE, UNSEEN_OFFSET, WASTE_OFFSET
 from solitaire_env.tripeaks.rules import DRAW, NUM_ACTIONS, NUM_RANKS, NUM_SLOTS, ROW_LENGTHS, ROW_STARTS
 

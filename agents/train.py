@@ -6,9 +6,9 @@
 One run, in order (every path under the config's ``out`` folder):
 
 1. the deal codes: ``validation`` (evaluated while training) and ``test`` (evaluated at the end)
-   are drawn like an evaluation run's (:func:`~solitaire_env.solver.stats.draw_codes`), and the
+   are drawn like an evaluation run's (:func:`~solitaire_env.solvability.draw_codes`), and the
    training stream never deals one of them (the batch env's ``exclude_codes``);
-2. MaskablePPO learns on :class:`~solitaire_env.vector.sb3.SB3VecEnv` (``num_envs`` games) until
+2. MaskablePPO learns on :class:`~solitaire_env.sb3.SB3VecEnv` (``num_envs`` games) until
    ``timesteps`` env steps or ``minutes`` of wall time, whichever comes first, with a tqdm
    progress bar on stderr and TensorBoard logs in ``tensorboard/``;
 3. every ``validation.every`` env steps, sb3-contrib's ``MaskableEvalCallback`` plays every
@@ -286,8 +286,8 @@ class TrainConfig:
     def check_env(self, where: str = "") -> None:
         """Make the batch env once: a bad env value fails here, naming the keyword (without the
         ``rl`` extra: the batch env itself, not its SB3 wrapper)."""
-        from solitaire_env.vector.fortythieves import FortyThievesVectorEnv
-        from solitaire_env.vector.tripeaks import TriPeaksVectorEnv
+        from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
+        from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
 
         env_class = TriPeaksVectorEnv if self.game == "tripeaks" else FortyThievesVectorEnv
         try:
@@ -518,7 +518,7 @@ def load_train_config(path: str, **overrides: Any) -> TrainConfig:
 
 def deal_sets(config: TrainConfig) -> tuple[list[str], list[str]]:
     """The validation and test deal codes (the test codes are an evaluation run's: same seed, same codes)."""
-    from solitaire_env.deals import draw_codes
+    from solitaire_env.common.deals import draw_codes
     from solitaire_env.games import code_letter
 
     game = code_letter(config.game)
@@ -540,7 +540,7 @@ def evaluate_model(
     The same policy and observations as the ``ppo`` agent, so the two give the same games (a
     model whose observations hold the advice, :mod:`agents.advice`, gets it here too).
     """
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     n = len(codes)
     if n == 0:
@@ -722,7 +722,7 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
     from stable_baselines3.common.vec_env import VecMonitor
 
     from agents.ppo import write_sidecar
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     say = log or _say
     out = Path(config.out)

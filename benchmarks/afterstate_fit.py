@@ -17,7 +17,7 @@ from sb3_contrib import MaskablePPO
 
 from agents.advice import AdviceObservation
 from agents.afterstate import AfterstatePolicy, afterstate_policy_kwargs
-from solitaire_env.vector.sb3 import SB3VecEnv
+from solitaire_env.sb3 import SB3VecEnv
 
 torch.set_num_threads(2)
 inner = SB3VecEnv(256, game="tripeaks", reward="progress", win_bonus=30, wrap=True)

@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 import solitaire_env
-from solitaire_env.solver import tripeaks
-from solitaire_env.solver.stats import draw_codes, make_game
+from solitaire_env.solvability import draw_codes, make_game
+from solitaire_env.tripeaks import solver as tripeaks
 
 
 def _timed(games: list[Any], no_mid: bool) -> tuple[float, list[Any]]:

@@ -1,7 +1,7 @@
 """How many Forty Thieves deals the solver wins, proves lost or gives up on.
 
 Solves the deals FT1-N of seeds ``--seed`` .. ``--seed + --deals - 1`` with
-:func:`solitaire_env.solver.fortythieves.solve_fortythieves` (full information: the solver reads
+:func:`solitaire_env.fortythieves.solver.solve_fortythieves` (full information: the solver reads
 the stock) in ``--workers`` processes, and prints each verdict's count and share with a 95%
 Wilson interval, the mean nodes and seconds per deal and the wall time.
 
@@ -17,9 +17,9 @@ from multiprocessing import Pool
 
 from tqdm import tqdm
 
-from solitaire_env.deals import FortyThievesDeal
+from solitaire_env.common.deals import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.solver.fortythieves import DEFAULT_MAX_NODES, solve_fortythieves
+from solitaire_env.fortythieves.solver import DEFAULT_MAX_NODES, solve_fortythieves
 
 VERDICTS = ("solved", "unsolvable", "intractable")
 

@@ -18,8 +18,8 @@ import numpy as np
 
 from agents.advice import batch_advice
 from agents.move_values import sampled_action_values
-from solitaire_env.solver.stats import draw_codes
-from solitaire_env.vector.sb3 import SB3VecEnv
+from solitaire_env.sb3 import SB3VecEnv
+from solitaire_env.solvability import draw_codes
 
 
 def main(win_value: float, samples: list[int], deals: int = 1000) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gymnasium.envs.registration import register, registry
 
-from solitaire_env.deals import (
+from solitaire_env.common.deals import (
     DealCode,
     DealCodeError,
     DealStringError,
@@ -38,11 +38,11 @@ from solitaire_env.games import (
 )
 
 if TYPE_CHECKING:
+    from solitaire_env.common.result import SolveResult
     from solitaire_env.fortythieves.game import FortyThievesGame
     from solitaire_env.fortythieves.rules import FortyThievesRules, FortyThievesScoring
-    from solitaire_env.solver.api import RulesArgument
-    from solitaire_env.solver.hint import Hint
-    from solitaire_env.solver.result import SolveResult
+    from solitaire_env.hints import Hint
+    from solitaire_env.solving import RulesArgument
     from solitaire_env.tripeaks.game import TriPeaksGame
     from solitaire_env.tripeaks.rules import TriPeaksRules
     from solitaire_env.tripeaks.scoring import PointScoring, Scoring
@@ -59,8 +59,8 @@ _LAZY = {
     "FortyThievesGame": "solitaire_env.fortythieves.game",
     "FortyThievesRules": "solitaire_env.fortythieves.rules",
     "FortyThievesScoring": "solitaire_env.fortythieves.rules",
-    "SolveResult": "solitaire_env.solver.result",
-    "Hint": "solitaire_env.solver.hint",
+    "SolveResult": "solitaire_env.common.result",
+    "Hint": "solitaire_env.hints",
 }
 
 
@@ -81,16 +81,16 @@ def __dir__() -> list[str]:
 
 def solve(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None) -> SolveResult:
     """Search a full-information position: a game, a deal code (``"TP1-C-AAAAAAB"``), a deal
-    string or a deal (see :func:`solitaire_env.solver.api.solve`)."""
-    from solitaire_env.solver.api import solve as _solve
+    string or a deal (see :func:`solitaire_env.solving.solve`)."""
+    from solitaire_env.solving import solve as _solve
 
     return _solve(game, rules=rules, max_nodes=max_nodes)
 
 
 def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None) -> Hint:
     """One move worth trying and a verdict that never peeks, for a game, a deal code, a deal
-    string or a deal (see :func:`solitaire_env.solver.hint.hint`)."""
-    from solitaire_env.solver.hint import hint as _hint
+    string or a deal (see :func:`solitaire_env.hints.hint`)."""
+    from solitaire_env.hints import hint as _hint
 
     return _hint(game, rules=rules, max_nodes=max_nodes)
 

@@ -157,7 +157,7 @@ def vector_env_runner(env_id: str, num_envs: int, seed: int, **kwargs: Any) -> C
     """
     import numpy as np
 
-    from solitaire_env.vector.tripeaks_kernels import sample_legal
+    from solitaire_env.tripeaks.batch_kernels import sample_legal
 
     env = gym.make_vec(env_id, num_envs=num_envs, **kwargs)
     _, info = env.reset(seed=seed)
@@ -254,11 +254,11 @@ def solver_ratio(*, wrap: bool, deals_per_round: int = 10, rounds: int = 7) -> R
     Round r solves deals ``TP1-<E|C>`` of seeds ``r*k .. r*k+k-1`` with both solvers, the
     order alternating per round; the verdicts must agree (else this raises).
     """
-    from solitaire_env.deals import TriPeaksDeal
-    from solitaire_env.solver.reference import reference_solvable
-    from solitaire_env.solver.tripeaks import solve_tripeaks
+    from solitaire_env.common.deals import TriPeaksDeal
     from solitaire_env.tripeaks.game import TriPeaksGame
+    from solitaire_env.tripeaks.reference_solver import reference_solvable
     from solitaire_env.tripeaks.rules import TriPeaksRules
+    from solitaire_env.tripeaks.solver import solve_tripeaks
 
     rules = TriPeaksRules(wrap=wrap)
     solve_tripeaks(TriPeaksGame(TriPeaksDeal.from_seed(0), rules))  # compile (or load the cache)

@@ -22,8 +22,8 @@ from typing import Any, NoReturn
 import numpy as np
 
 from solitaire_env import __version__
-from solitaire_env.cards import card_text
-from solitaire_env.deals import (
+from solitaire_env.common.cards import card_text
+from solitaire_env.common.deals import (
     Deal,
     DealCode,
     DealCodeError,
@@ -35,10 +35,10 @@ from solitaire_env.deals import (
     parse_deal_code,
     random_code,
 )
+from solitaire_env.common.outputs import output_path_problem
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
 from solitaire_env.games import GAMES, deal_string_spec, game_name, game_spec
-from solitaire_env.outputs import output_path_problem
 from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, write_text
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
@@ -535,7 +535,7 @@ or the line that clears the most cards) as env actions and in words, the node co
 time.  The solver sees every card: it is an oracle, not a player.
 
 Many deals (--deals N): draws N codes from numpy's default_rng(--seed, default 0) with
-solitaire_env.deals.random_code (the draw env.reset(seed=...) makes), solves them in
+solitaire_env.common.deals.random_code (the draw env.reset(seed=...) makes), solves them in
 --workers processes and prints each verdict's count and share with a 95% Wilson interval,
 mean and max nodes, mean solver ms per deal and the wall time.
 
@@ -600,7 +600,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     for option, value in (("--workers", args.workers), ("--no-progress", args.no_progress or None)):
         if value is not None:
             raise CLIError(f"{option} applies to --deals N only")
-    from solitaire_env.solver.api import solve
+    from solitaire_env.solving import solve
 
     deal, letter = load_deal(args)
     game: TriPeaksGame | FortyThievesGame
@@ -615,7 +615,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     result = solve(game, max_nodes=args.max_nodes)
     print(solve_text(game, letter, result, max_nodes=args.max_nodes, source=_source_text_for_note(args)), end="")
     if args.json is not None:
-        from solitaire_env.solver.stats import DealResult
+        from solitaire_env.solvability import DealResult
 
         name = str(deal.code) if deal.code is not None else str(deal)
         row = DealResult(name, result.status, result.nodes, result.best, result.seconds, result.line)
@@ -660,7 +660,7 @@ def _game_lines(game: Any, letter: str, source: str | None) -> list[str]:
 def solve_text(game: Any, letter: str, result: Any, *, max_nodes: int | None = None, source: str | None = None) -> str:
     """What ``solve`` prints for one deal: the deal, the verdict, the line in actions and in
     words (replayed on a copy of ``game``), the node count and the time."""
-    from solitaire_env.solver.stats import default_budget
+    from solitaire_env.solvability import default_budget
 
     is_tp = isinstance(game, TriPeaksGame)
     total, verb_done, verb_now = (28, "cleared", "clears") if is_tp else (104, "founded", "founds")
@@ -700,7 +700,7 @@ def solve_text(game: Any, letter: str, result: Any, *, max_nodes: int | None = N
 def _solve_many(args: argparse.Namespace) -> int:
     import time
 
-    from solitaire_env.solver import stats
+    from solitaire_env import solvability as stats
 
     if _source_text(args) is not None:
         raise CLIError("give one deal (CODE, --string-in or --file) or --deals N, not both")
@@ -739,7 +739,7 @@ def _solve_many(args: argparse.Namespace) -> int:
                 "rules": rules,
                 "seed": seed,
                 "deals": args.deals,
-                "codes_from": f"numpy.random.default_rng({seed}) + solitaire_env.deals.random_code",
+                "codes_from": f"numpy.random.default_rng({seed}) + solitaire_env.common.deals.random_code",
                 "max_nodes": budget,
                 "workers": min(workers, args.deals),
                 "wall_seconds": wall,
@@ -805,7 +805,7 @@ def _ft_place(text: str, *, dest: bool) -> int:
 def parse_move(game: TriPeaksGame | FortyThievesGame, text: str) -> int:
     """The env action that ``text`` names in ``game``'s position: an action number, or an
     action name as ``game.action_name`` prints it.  ``ValueError`` saying why not."""
-    from solitaire_env.cards import parse_card
+    from solitaire_env.common.cards import parse_card
 
     is_tp = isinstance(game, TriPeaksGame)
     draw = 28 if is_tp else 209
@@ -956,7 +956,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 EVAL_EPILOG = """\
 Every agent plays the same N deal codes, drawn from numpy's default_rng(--seed) by
-solitaire_env.deals.random_code (the draw of solve --deals), in --workers processes (default:
+solitaire_env.common.deals.random_code (the draw of solve --deals), in --workers processes (default:
 all cores) or on a Ray cluster (--backend ray).  An agent is seeded per deal from the seed and
 the deal code, so a run is reproducible.  The table gives, per agent, the win rate with its
 95% Wilson interval, the mean score, cards cleared (TriPeaks) or founded (Forty Thieves),
@@ -994,8 +994,8 @@ def _game_name(text: str) -> str:
 #: the functions it calls from Python.  ``eval`` looks them up in numba's on-disk cache.
 NUMBA_KERNELS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("rollout", "tripeaks"): ("agents._playout", ("rollout_counts",)),
-    ("pimc", "tripeaks"): ("solitaire_env.solver.tripeaks", ("_search",)),
-    ("oracle", "tripeaks"): ("solitaire_env.solver.tripeaks", ("_search",)),
+    ("pimc", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
+    ("oracle", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
 }
 COMPILE_NOTE = "compiling the numba kernels of {agents} on first use (about 10 s; cached after)"
 

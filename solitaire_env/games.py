@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from solitaire_env.deals import Deal, DealCode
+    from solitaire_env.common.deals import Deal, DealCode
 
 __all__ = [
     "ENV_IDS",
@@ -160,11 +160,11 @@ TRIPEAKS = GameSpec(
     progress_key="cleared",
     deal_sections=3,
     deal_layout="28 tableau | waste | stock",
-    deal_path="solitaire_env.deals:TriPeaksDeal",
+    deal_path="solitaire_env.common.deals:TriPeaksDeal",
     rules_path="solitaire_env.tripeaks.rules:TriPeaksRules",
     game_path="solitaire_env.tripeaks.game:TriPeaksGame",
     env_path="solitaire_env.tripeaks.env:TriPeaksEnv",
-    batch_path="solitaire_env.vector.tripeaks:TriPeaksVectorEnv",
+    batch_path="solitaire_env.tripeaks.batch:TriPeaksVectorEnv",
 )
 
 FORTYTHIEVES = GameSpec(
@@ -180,11 +180,11 @@ FORTYTHIEVES = GameSpec(
     progress_key="founded",
     deal_sections=11,
     deal_layout="10 columns | stock",
-    deal_path="solitaire_env.deals:FortyThievesDeal",
+    deal_path="solitaire_env.common.deals:FortyThievesDeal",
     rules_path="solitaire_env.fortythieves.rules:FortyThievesRules",
     game_path="solitaire_env.fortythieves.game:FortyThievesGame",
     env_path="solitaire_env.fortythieves.env:FortyThievesEnv",
-    batch_path="solitaire_env.vector.fortythieves:FortyThievesVectorEnv",
+    batch_path="solitaire_env.fortythieves.batch:FortyThievesVectorEnv",
 )
 
 #: Every game, in the order the package lists them.
@@ -239,7 +239,7 @@ def deal_string_spec(text: str) -> GameSpec:
     for spec in GAMES:
         if spec.deal_sections == sections:
             return spec
-    from solitaire_env.deals import DealStringError
+    from solitaire_env.common.deals import DealStringError
 
     shapes = [f"{g.deal_sections} ({g.title}: {g.deal_layout})" for g in GAMES]
     shapes[0] = shapes[0].replace(" (", " sections (", 1)
@@ -248,7 +248,7 @@ def deal_string_spec(text: str) -> GameSpec:
 
 def decode_deal(code: str | DealCode, *, jokers: int = 0) -> Deal:
     """The deal a code stands for (``jokers`` applies to the games whose deal it changes: TriPeaks)."""
-    from solitaire_env.deals import DealCode, parse_deal_code
+    from solitaire_env.common.deals import DealCode, parse_deal_code
 
     parsed = code if isinstance(code, DealCode) else parse_deal_code(code)
     spec = game_spec(parsed.game)
@@ -265,7 +265,7 @@ def make_game(code: str | DealCode, rules: Mapping[str, Any] | None = None) -> A
     Forty Thieves ``foundation_return``).  Options that change the cards (``jokers``) go to the
     deal as well.
     """
-    from solitaire_env.deals import DealCode, parse_deal_code
+    from solitaire_env.common.deals import DealCode, parse_deal_code
 
     options = dict(rules or {})
     parsed = code if isinstance(code, DealCode) else parse_deal_code(code)

@@ -39,8 +39,8 @@ from typing import IO, Any, ClassVar
 
 import numpy as np
 
-from solitaire_env.cards import card_text
-from solitaire_env.deals import Deal, DealCode, FortyThievesDeal, TriPeaksDeal, random_code
+from solitaire_env.common.cards import card_text
+from solitaire_env.common.deals import Deal, DealCode, FortyThievesDeal, TriPeaksDeal, random_code
 from solitaire_env.fortythieves import game as ft_game
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
@@ -56,8 +56,8 @@ from solitaire_env.fortythieves.rules import (
     FortyThievesScoring,
 )
 from solitaire_env.fortythieves.rules import get_scoring as ft_get_scoring
+from solitaire_env.hints import Hint, hint
 from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, tripeaks_columns, write_text
-from solitaire_env.solver.hint import Hint, hint
 from solitaire_env.tripeaks.game import REASONS, TriPeaksGame
 from solitaire_env.tripeaks.rules import DRAW, NUM_SLOTS, ROW_OF, TriPeaksRules
 from solitaire_env.tripeaks.scoring import Scoring, get_scoring
@@ -144,7 +144,7 @@ def _tp_hint(game: TriPeaksGame) -> tuple[Hint, str]:
 
 
 def _hint_text(game: TriPeaksGame) -> str:
-    """The hint line for the position of ``game`` (see :func:`solitaire_env.solver.hint.hint`)."""
+    """The hint line for the position of ``game`` (see :func:`solitaire_env.hints.hint`)."""
     return _tp_hint(game)[1]
 
 

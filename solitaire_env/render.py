@@ -19,7 +19,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from solitaire_env.cards import SUIT_SYMBOLS, SUITS
+from solitaire_env.common.cards import SUIT_SYMBOLS, SUITS
 from solitaire_env.tripeaks.rules import ROW_LENGTHS, ROW_OF, ROW_STARTS
 
 CARD_BACK = "░░"

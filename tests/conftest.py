@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 from hypothesis import HealthCheck, settings
 
-from solitaire_env.cards import NUM_CARDS, card_id, card_text, parse_card
-from solitaire_env.deals import FortyThievesDeal
+from solitaire_env.common.cards import NUM_CARDS, card_id, card_text, parse_card
+from solitaire_env.common.deals import FortyThievesDeal
 
 settings.register_profile(
     "solitaire_env",
@@ -210,7 +210,7 @@ FT_STUCK_DEAL = ft_deal(FT_STUCK_COLUMNS)
 
 def random_position(code: str, moves: int, seed: int) -> tuple[Any, list[int]]:
     """The rules-core game of a deal code after up to ``moves`` random legal moves, and the moves."""
-    from solitaire_env.solver.stats import make_game
+    from solitaire_env.solvability import make_game
 
     game = make_game(code)
     rng = np.random.default_rng(seed)

@@ -11,9 +11,9 @@ from vector_helpers import tripeaks_lockstep
 
 from agents.advice import ADVICE_SIZE, AdviceObservation, batch_advice, public_advice, with_advice
 from agents.base import public_state
-from solitaire_env.solver.stats import draw_codes, make_game
+from solitaire_env.sb3 import SB3VecEnv
+from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.observe import FLAT_SIZE
-from solitaire_env.vector.sb3 import SB3VecEnv
 
 
 @pytest.mark.parametrize(

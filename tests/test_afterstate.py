@@ -11,7 +11,7 @@ import torch
 from gymnasium import spaces
 
 from agents.afterstate import AfterstatePolicy, TriPeaksAfterstateFeatures, afterstate_policy_kwargs
-from solitaire_env.solver.stats import draw_codes, make_game
+from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.observe import (
     FLAT_SIZE,
     JOKERS_OFFSET,
@@ -108,7 +108,7 @@ def test_policy_plays_saves_and_loads(tmp_path) -> None:
     from sb3_contrib import MaskablePPO
 
     from agents.ppo import PpoAgent
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     env = SB3VecEnv(8, game="tripeaks")
     model = MaskablePPO(

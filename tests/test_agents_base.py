@@ -9,9 +9,9 @@ import pytest
 
 from agents.base import Agent, PublicState, decide, public_state
 from agents.registry import AgentOptionError, UnknownAgentError, agent_names, agent_options, make_agent
-from solitaire_env.cards import JOKER
+from solitaire_env.common.cards import JOKER
 from solitaire_env.fortythieves.env import FortyThievesEnv
-from solitaire_env.solver.stats import draw_codes
+from solitaire_env.solvability import draw_codes
 from solitaire_env.tripeaks.env import TriPeaksEnv
 
 

@@ -11,7 +11,7 @@ from agents.oracle import OracleAgent
 from agents.pimc import PimcAgent
 from agents.registry import agent_names, make_agent
 from solitaire_env import TriPeaksDeal, solve
-from solitaire_env.solver.stats import draw_codes, make_game
+from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.game import TriPeaksGame
 
 #: Cheap pimc settings for tests (the defaults are for evaluations).

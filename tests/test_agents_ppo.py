@@ -17,7 +17,7 @@ import solitaire_env  # noqa: F401
 from agents.base import decide, public_state
 from agents.ppo import read_sidecar, sidecar_path, write_sidecar
 from agents.registry import make_agent
-from solitaire_env.solver.stats import draw_codes, make_game
+from solitaire_env.solvability import draw_codes, make_game
 
 ENV_KWARGS = {"obs_mode": "flat", "reward": "progress"}
 

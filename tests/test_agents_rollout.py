@@ -24,8 +24,8 @@ from agents import _playout as K
 from agents.base import decide, public_state
 from agents.registry import agent_class, make_agent
 from agents.rollout import FortyThievesRollout, TriPeaksRollout, tripeaks_inputs
-from solitaire_env.cards import JOKER
-from solitaire_env.solver.stats import draw_codes, make_game
+from solitaire_env.common.cards import JOKER
+from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import DRAW
 

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import solitaire_env  # noqa: F401  (registers the envs)
-from solitaire_env.vector.fortythieves import FortyThievesBatchView, FortyThievesVectorEnv
-from solitaire_env.vector.tripeaks import TriPeaksBatchView, TriPeaksVectorEnv
+from solitaire_env.fortythieves.batch import FortyThievesBatchView, FortyThievesVectorEnv
+from solitaire_env.tripeaks.batch import TriPeaksBatchView, TriPeaksVectorEnv
 
 
 def _tripeaks_check(view: TriPeaksBatchView, i: int, game: Any) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solitaire_env.cards import (
+from solitaire_env.common.cards import (
     JOKER,
     JOKER_TEXT,
     NUM_CARDS,

@@ -17,9 +17,9 @@ import time
 import numpy as np
 import pytest
 
-from solitaire_env.cards import NUM_CARDS, card_symbol, card_text
 from solitaire_env.cli import VERBS, main
-from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal, decode_deal, parse_deal_code
+from solitaire_env.common.cards import NUM_CARDS, card_symbol, card_text
+from solitaire_env.common.deals import FortyThievesDeal, TriPeaksDeal, decode_deal, parse_deal_code
 from solitaire_env.fortythieves.game import REASONS as FT_REASONS
 from solitaire_env.fortythieves.rules import FortyThievesRules
 from solitaire_env.play import (
@@ -1095,7 +1095,7 @@ def test_solve_forty_thieves_small_budget(capsys: pytest.CaptureFixture[str]) ->
 def test_solve_many_deals_table_and_json(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLike[str]) -> None:
     import json
 
-    from solitaire_env.solver.stats import draw_codes
+    from solitaire_env.solvability import draw_codes
 
     path = os.path.join(tmp_path, "results.json")
     argv = ["solve", "--deals", "6", "--seed", "0", "--rules", "C", "--workers", "2", "--json", path]
@@ -1192,7 +1192,7 @@ def test_module_solve_many_and_errors() -> None:
 
 
 def test_wilson_interval() -> None:
-    from solitaire_env.solver.stats import wilson
+    from solitaire_env.solvability import wilson
 
     lo, hi = wilson(5, 10)
     assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
@@ -1211,7 +1211,7 @@ def test_wilson_interval() -> None:
 def test_draw_codes_match_env_reset_seeds() -> None:
     import gymnasium as gym
 
-    from solitaire_env.solver.stats import draw_codes
+    from solitaire_env.solvability import draw_codes
 
     codes = draw_codes(5, 42, "TP", "C")
     assert draw_codes(3, 42, "TP", "C") == codes[:3]  # the k-th code does not depend on N
@@ -1224,7 +1224,7 @@ def test_draw_codes_match_env_reset_seeds() -> None:
 
 
 def test_solvability_rows_and_summary_table() -> None:
-    from solitaire_env.solver.stats import DealResult, draw_codes, solvability, summary_table
+    from solitaire_env.solvability import DealResult, draw_codes, solvability, summary_table
 
     codes = draw_codes(4, 9, "TP", "E")
     rows = solvability(codes, workers=1)

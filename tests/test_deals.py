@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solitaire_env
-from solitaire_env.cards import JOKER, NUM_CARDS, parse_card
-from solitaire_env.deals import (
+from solitaire_env.common.cards import JOKER, NUM_CARDS, parse_card
+from solitaire_env.common.deals import (
     BASE32,
     GAME_SALT,
     MASK64,

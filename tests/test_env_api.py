@@ -20,7 +20,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env import DealCodeError
-from solitaire_env.env import InvalidActionError
+from solitaire_env.common.env import InvalidActionError
 
 ENV_IDS = ["solitaire_env/TriPeaks-v0", "solitaire_env/FortyThieves-v0"]
 OBS_MODES = ("flat", "dict", "oracle", "oracle_dict")

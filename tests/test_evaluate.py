@@ -23,7 +23,7 @@ from agents.config import AgentSpec, ConfigError, EvalConfig, load_config_file, 
 from agents.evaluation import EvalResult, evaluate, mcnemar_exact, plot_win_rates, wilson
 from agents.records import RecordError, Replayer, ReplayMismatch, find_records, load_record
 from solitaire_env import __version__
-from solitaire_env.solver.stats import draw_codes
+from solitaire_env.solvability import draw_codes
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 

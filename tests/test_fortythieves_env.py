@@ -26,9 +26,9 @@ from conftest import (
 )
 
 import solitaire_env
-from solitaire_env.cards import card_text
-from solitaire_env.deals import FortyThievesDeal
-from solitaire_env.env import IllegalActionError
+from solitaire_env.common.cards import card_text
+from solitaire_env.common.deals import FortyThievesDeal
+from solitaire_env.common.env import IllegalActionError
 from solitaire_env.fortythieves import observe as ob
 from solitaire_env.fortythieves.env import FortyThievesEnv
 from solitaire_env.fortythieves.game import REASONS, FortyThievesGame
@@ -898,7 +898,7 @@ def random_play_totals(deals: int, seed: int = 0) -> dict:
     totals = {"wins": 0, "no_legal_move": 0, "repetition": 0, "step_limit": 0, "founded": 0, "steps": 0}
     limit = env.spec.max_episode_steps
     for k in range(seed, seed + deals):
-        _, info = env.reset(options={"deal_code": f"FT1-N-{solitaire_env.deals.encode_seed(k)}"})
+        _, info = env.reset(options={"deal_code": f"FT1-N-{solitaire_env.common.deals.encode_seed(k)}"})
         steps = 0
         while True:
             _, _, terminated, truncated, info = env.step(int(rng.choice(legal_actions(info["action_mask"]))))

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from solitaire_env.deals import FortyThievesDeal
+from solitaire_env.common.deals import FortyThievesDeal
 from solitaire_env.fortythieves import kernels as NK
 from solitaire_env.fortythieves import rules as R
 from solitaire_env.fortythieves.game import FortyThievesGame

@@ -26,8 +26,8 @@ from conftest import (
 )
 
 import solitaire_env  # noqa: F401  (registers the envs)
-from solitaire_env.cards import card_text
-from solitaire_env.deals import DealCodeError, DealStringError, FortyThievesDeal, decode_deal
+from solitaire_env.common.cards import card_text
+from solitaire_env.common.deals import DealCodeError, DealStringError, FortyThievesDeal, decode_deal
 from solitaire_env.fortythieves.game import REASONS, FortyThievesGame, IllegalMoveError
 from solitaire_env.fortythieves.rules import (
     APP_SCORING,
@@ -945,7 +945,7 @@ def test_env_rejects_bad_deal_strings(text, word):
 
 
 def test_env_rejects_a_tripeaks_deal():
-    from solitaire_env.deals import TriPeaksDeal
+    from solitaire_env.common.deals import TriPeaksDeal
 
     env = gym.make(FORTYTHIEVES_ID)
     with pytest.raises(DealStringError, match="Forty Thieves deal string"):

@@ -12,7 +12,7 @@ import pytest
 
 import solitaire_env
 from solitaire_env import games
-from solitaire_env.deals import (
+from solitaire_env.common.deals import (
     GAME_SALT,
     RULE_LETTERS,
     DealStringError,
@@ -69,8 +69,8 @@ def test_classes_rule_options_and_env_options(spec: games.GameSpec) -> None:
 
 
 def test_batch_classes_are_the_vector_envs() -> None:
-    from solitaire_env.vector.fortythieves import FortyThievesVectorEnv
-    from solitaire_env.vector.tripeaks import TriPeaksVectorEnv
+    from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
+    from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
 
     assert [g.batch_class for g in GAMES] == [TriPeaksVectorEnv, FortyThievesVectorEnv]
 
@@ -151,8 +151,8 @@ def test_old_import_paths_are_the_new_names() -> None:
     import agents.config
     import agents.evaluation
     import agents.records
-    from solitaire_env import statistics
-    from solitaire_env.solver import stats
+    from solitaire_env import solvability as stats
+    from solitaire_env.common import statistics
 
     assert stats.make_game is make_game
     assert stats.draw_codes is draw_codes
@@ -162,7 +162,7 @@ def test_old_import_paths_are_the_new_names() -> None:
 
 def test_games_are_taken_by_name_or_code_letters() -> None:
     from agents.config import EvalConfig
-    from solitaire_env.solver.stats import default_budget
+    from solitaire_env.solvability import default_budget
 
     assert draw_codes(4, 3, "tripeaks", "C") == draw_codes(4, 3, "TP", "C")
     assert draw_codes(2, 3, "fortythieves", "N") == draw_codes(2, 3, "FT", "N")

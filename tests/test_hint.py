@@ -20,13 +20,12 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import solitaire_env
-from solitaire_env.cards import JOKER, card_id
-from solitaire_env.deals import DealCodeError, DealStringError, FortyThievesDeal, TriPeaksDeal, decode_deal
+from solitaire_env.common.cards import JOKER, card_id
+from solitaire_env.common.deals import DealCodeError, DealStringError, FortyThievesDeal, TriPeaksDeal, decode_deal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import FOUNDATION, NUM_DESTS
-from solitaire_env.play import FortyThievesSession, PlaySession
-from solitaire_env.solver.hint import (
+from solitaire_env.hints import (
     REASON_BUDGET,
     REASON_HIDDEN,
     REASON_NO_WIN,
@@ -38,9 +37,10 @@ from solitaire_env.solver.hint import (
     public_move,
     tripeaks_knowledge,
 )
-from solitaire_env.solver.tripeaks import solve_tripeaks
+from solitaire_env.play import FortyThievesSession, PlaySession
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import DRAW, TriPeaksRules
+from solitaire_env.tripeaks.solver import solve_tripeaks
 
 SEEDS = st.integers(0, 2**35 - 1)
 RULES = st.fixed_dictionaries(
@@ -421,7 +421,7 @@ def test_a_won_game() -> None:
 def test_the_top_level_hint_is_lazy() -> None:
     h = solitaire_env.hint(TriPeaksDeal.from_seed(1))
     assert isinstance(h, Hint) and "hint" in solitaire_env.__all__
-    code = "import sys, solitaire_env; assert not {'numba', 'solitaire_env.solver.hint'} & set(sys.modules)"
+    code = "import sys, solitaire_env; assert not {'numba', 'solitaire_env.hints'} & set(sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

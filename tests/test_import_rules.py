@@ -225,8 +225,8 @@ _CLEAN = {
     "solitaire_env/tripeaks/game.py": (
         "from solitaire_env.tripeaks.rules import _TABLE\nfrom . import rules\nx = rules._TABLE\n"
     ),
-    "solitaire_env/fortythieves/game.py": "from solitaire_env.cards import card_text\n",
-    "solitaire_env/cards.py": "def card_text(c):\n    return str(c)\n",
+    "solitaire_env/fortythieves/game.py": "from solitaire_env.common.cards import card_text\n",
+    "solitaire_env/common/cards.py": "def card_text(c):\n    return str(c)\n",
     "solitaire_env/cli.py": "def main():\n    from agents.base import Agent\n",
     "agents/base.py": (
         "class Agent:\n    def __init__(self):\n        self._rng = 1\n"
@@ -265,13 +265,13 @@ _PLANTED = [
     ),
     (
         _HEUR,
-        "def f():\n    from solitaire_env.cards import _parse\n",
+        "def f():\n    from solitaire_env.common.cards import _parse\n",
         "_parse",
         "agents imports a _ name of solitaire_env",
     ),
     (
         _HEUR,
-        "from solitaire_env import cards\ny = cards._SUITS\n",
+        "from solitaire_env.common import cards\ny = cards._SUITS\n",
         "_SUITS",
         "agents reads a _ name of a solitaire_env module",
     ),

@@ -15,9 +15,9 @@ from agents.base import public_state
 from agents.move_values import action_values, potentials
 from agents.rollout import DEFAULT_POLICY
 from agents.shaping import PlayoutShaping
-from solitaire_env.solver.stats import draw_codes
+from solitaire_env.sb3 import SB3VecEnv
+from solitaire_env.solvability import draw_codes
 from solitaire_env.tripeaks.rules import ALL_SLOTS
-from solitaire_env.vector.sb3 import SB3VecEnv
 
 PARAMS = P.policy_params(**DEFAULT_POLICY)
 

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solitaire_env import play
-from solitaire_env.cards import card_text
-from solitaire_env.deals import FortyThievesDeal, TriPeaksDeal, decode_deal
+from solitaire_env.common.cards import card_text
+from solitaire_env.common.deals import FortyThievesDeal, TriPeaksDeal, decode_deal
 from solitaire_env.fortythieves.rules import FortyThievesRules
 from solitaire_env.play import (
     FT_KEYS_LINE,

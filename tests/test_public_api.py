@@ -24,7 +24,7 @@ from solitaire_env import (
     decode_deal,
     parse_deal_code,
 )
-from solitaire_env.solver.api import GameArgumentError
+from solitaire_env.solving import GameArgumentError
 
 
 def run_python(code: str) -> None:
@@ -42,9 +42,10 @@ def test_every_name_in_all_imports_from_the_top_level(name: str) -> None:
 
 
 def test_the_top_level_names_are_the_defining_modules_objects() -> None:
+    from solitaire_env import hints as hint
+    from solitaire_env.common import result
     from solitaire_env.fortythieves import game as ft_game
     from solitaire_env.fortythieves import rules as ft_rules
-    from solitaire_env.solver import hint, result
     from solitaire_env.tripeaks import game as tp_game
     from solitaire_env.tripeaks import rules as tp_rules
     from solitaire_env.tripeaks import scoring

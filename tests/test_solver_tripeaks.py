@@ -1,10 +1,10 @@
 """The exact TriPeaks solver (numba) against the pure-Python reference, and its contract (SPEC 6).
 
-The default run checks random deals (codes drawn by :func:`~solitaire_env.solver.stats.draw_codes`):
+The default run checks random deals (codes drawn by :func:`~solitaire_env.solvability.draw_codes`):
 the first 40 codes of seed 0 under Easy and under Classic (the head of the 1000-deal benchmark
 set), and 20 codes each for ``draw="when_stuck"``, ``waste_start="empty"``, ``jokers=1`` and
 ``jokers=2`` (seeds 1-4, every other deal under Classic).  The fast solver's verdict must equal
-:func:`~solitaire_env.solver.reference.reference_solvable`'s, it must never be ``intractable``
+:func:`~solitaire_env.tripeaks.reference_solver.reference_solvable`'s, it must never be ``intractable``
 at the default budget, and every line it returns replays through the rules core and through
 the env (``gym.make``, reset with the deal code or the deal string).  The reference is slow
 (up to ~10 s for an unsolvable Classic deal), so its verdicts are computed once per module,
@@ -30,13 +30,13 @@ import numpy as np
 import pytest
 
 import solitaire_env
-from solitaire_env.deals import DealCode, TriPeaksDeal, decode_deal, parse_deal_code
-from solitaire_env.solver.reference import reference_solvable
-from solitaire_env.solver.result import SolveResult
-from solitaire_env.solver.stats import draw_codes, make_game
-from solitaire_env.solver.tripeaks import DEFAULT_MAX_NODES, solve_tripeaks
+from solitaire_env.common.deals import DealCode, TriPeaksDeal, decode_deal, parse_deal_code
+from solitaire_env.common.result import SolveResult
+from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.game import TriPeaksGame
+from solitaire_env.tripeaks.reference_solver import reference_solvable
 from solitaire_env.tripeaks.rules import DRAW, TriPeaksRules
+from solitaire_env.tripeaks.solver import DEFAULT_MAX_NODES, solve_tripeaks
 
 TRIPEAKS_ID = "solitaire_env/TriPeaks-v0"
 #: An Easy deal the solver proves unsolvable after ~186,000 nodes (a "hard" deal).
@@ -423,7 +423,7 @@ def _rank_state(tableau: list[int], stock: list[int]) -> tuple[int, int, int, in
     ],
 )
 def test_dead_position_rule(tableau: list[int], stock: list[int], key: int, wrap: bool, dead: bool) -> None:
-    from solitaire_env.solver.tripeaks import _dead
+    from solitaire_env.tripeaks.solver import _dead
 
     assert bool(_dead(*_rank_state(tableau, stock), key, wrap)) == dead
 
@@ -440,7 +440,7 @@ def test_the_tables_a_search_passes_through_change_nothing_it_returns() -> None:
     """A search starts in the small table, moves to the middle one, then to the big one; each
     is an exact set, so results (status, line, nodes, best) equal a search that skips the
     middle table (how the solver searched before it had one)."""
-    from solitaire_env.solver import tripeaks as st
+    from solitaire_env.tripeaks import solver as st
 
     games = {
         "small": TriPeaksGame(decode_deal("TP1-E-AAAAAAB")),  # type: ignore[arg-type]  # 49 nodes

@@ -238,7 +238,7 @@ def test_pretrain_stops_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     from sb3_contrib import MaskablePPO
 
     from agents.pretrain import PretrainSettings, run_pretrain
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
     inner.seed(0)
@@ -393,7 +393,7 @@ def test_evaluate_model_matches_the_ppo_agent(smoke: dict[str, object]) -> None:
     from sb3_contrib import MaskablePPO
 
     from agents.evaluation import evaluate
-    from solitaire_env.solver.stats import draw_codes
+    from solitaire_env.solvability import draw_codes
 
     best = smoke["result"].out / "best_model.zip"  # type: ignore[attr-defined]
     codes = draw_codes(12, 9, "TP", "C")
@@ -593,7 +593,7 @@ def test_pretrain_fits_with_the_falling_learning_rate(monkeypatch: pytest.Monkey
     from sb3_contrib import MaskablePPO
 
     from agents.pretrain import PretrainSettings, run_pretrain
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     used: list[float] = []
 
@@ -635,7 +635,7 @@ def test_pretrain_ends_with_the_checked_weights_that_did_best(averaged_best: boo
     from sb3_contrib import MaskablePPO
 
     from agents.pretrain import PretrainSettings, run_pretrain
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
     inner.seed(0)
@@ -668,7 +668,7 @@ def test_pretrain_symmetry_fits_the_images_of_the_positions(monkeypatch: pytest.
 
     import agents.symmetry
     from agents.pretrain import PretrainSettings, run_pretrain
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     batches: list[tuple[Any, ...]] = []
     real = agents.symmetry.augment
@@ -713,7 +713,7 @@ def test_pretrain_critic_every_leaves_the_critic_alone_between(critic_every: int
 
     from agents.afterstate import AfterstatePolicy, afterstate_policy_kwargs
     from agents.pretrain import PretrainSettings, run_pretrain
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
     inner.seed(0)
@@ -766,7 +766,7 @@ def test_pretrain_ends_with_the_best_checked_weights() -> None:
 
     from agents.advice import AdviceObservation
     from agents.pretrain import PretrainSettings, run_pretrain
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
     inner.seed(0)

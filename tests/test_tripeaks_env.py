@@ -15,8 +15,8 @@ from conftest import CLEAR_ORDER, TRIPEAKS_ID, assert_same, deal_string, legal_a
 
 import solitaire_env
 from solitaire_env import DealCodeError, DealStringError, TriPeaksDeal
-from solitaire_env.cards import JOKER, card_symbol, card_text, rank_of
-from solitaire_env.env import IllegalActionError
+from solitaire_env.common.cards import JOKER, card_symbol, card_text, rank_of
+from solitaire_env.common.env import IllegalActionError
 from solitaire_env.render import CARD_BACK
 from solitaire_env.tripeaks import observe as ob
 from solitaire_env.tripeaks.rules import BOTTOM_SLOTS, TriPeaksRules
@@ -41,7 +41,7 @@ def first_seed(pred, rules=None):
 
 
 def code_of(seed, rule="E"):
-    return f"TP1-{rule}-{solitaire_env.deals.encode_seed(seed)}"
+    return f"TP1-{rule}-{solitaire_env.common.deals.encode_seed(seed)}"
 
 
 def snapshot(env):

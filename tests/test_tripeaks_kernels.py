@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from solitaire_env.deals import TriPeaksDeal
+from solitaire_env.common.deals import TriPeaksDeal
 from solitaire_env.tripeaks import kernels as K
 from solitaire_env.tripeaks import rules as R
 from solitaire_env.tripeaks.game import TriPeaksGame

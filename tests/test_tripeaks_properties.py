@@ -16,8 +16,8 @@ from conftest import TRIPEAKS_ID, assert_same, deal_string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solitaire_env.cards import JOKER
-from solitaire_env.deals import TriPeaksDeal
+from solitaire_env.common.cards import JOKER
+from solitaire_env.common.deals import TriPeaksDeal
 from solitaire_env.tripeaks.game import NUM_ACTIONS, TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
 

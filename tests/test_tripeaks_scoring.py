@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from solitaire_env.cards import card_id
-from solitaire_env.deals import TriPeaksDeal
+from solitaire_env.common.cards import card_id
+from solitaire_env.common.deals import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import (
     BOTTOM_SLOTS,

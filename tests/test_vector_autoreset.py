@@ -119,7 +119,7 @@ def test_same_step_masks_are_never_all_false(game: str) -> None:
 
 @pytest.mark.parametrize("width", [29, 210])
 def test_the_package_sampler_takes_all_false_rows(width: int) -> None:
-    from solitaire_env.vector.tripeaks_kernels import sample_legal
+    from solitaire_env.tripeaks.batch_kernels import sample_legal
 
     rng = np.random.default_rng(width)
     masks = (rng.random((500, width)) < 0.1).astype(np.int8)

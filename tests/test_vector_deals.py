@@ -11,12 +11,12 @@ import pytest
 from conftest import ft_example_win
 
 import solitaire_env  # noqa: F401  (registers the envs)
-from solitaire_env.deals import DealCodeError, parse_deal_code
-from solitaire_env.solver.stats import draw_codes, solve_code
-from solitaire_env.vector import fortythieves as vector_ft
-from solitaire_env.vector import tripeaks as vector_tp
-from solitaire_env.vector.fortythieves import FortyThievesVectorEnv
-from solitaire_env.vector.tripeaks import TriPeaksVectorEnv
+from solitaire_env.common.deals import DealCodeError, parse_deal_code
+from solitaire_env.fortythieves import batch as vector_ft
+from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
+from solitaire_env.solvability import draw_codes, solve_code
+from solitaire_env.tripeaks import batch as vector_tp
+from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
 
 #: Each game's batch env, registered id, seed block and a code of the other game.
 GAMES = {
@@ -125,7 +125,7 @@ def needs_sb3() -> None:
 
 @pytest.mark.usefixtures("needs_sb3")
 def test_sb3_vec_env_passes_exclude_codes() -> None:
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     plain = SB3VecEnv(2, max_episode_steps=1)
     plain.seed(9)
@@ -139,7 +139,7 @@ def test_sb3_vec_env_passes_exclude_codes() -> None:
 
 @pytest.mark.usefixtures("needs_sb3")
 def test_sb3_deal_codes_start_every_reset() -> None:
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     codes = draw_codes(3, 5, "FT", "N")
     env = SB3VecEnv(3, game="fortythieves", deal_codes=[c.lower() for c in codes], max_episode_steps=2)
@@ -162,7 +162,7 @@ def test_sb3_deal_codes_start_every_reset() -> None:
 
 @pytest.mark.usefixtures("needs_sb3")
 def test_sb3_deal_codes_are_checked() -> None:
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     with pytest.raises(ValueError, match="one code per env"):
         SB3VecEnv(3, deal_codes=draw_codes(2, 0, "TP", "E"))
@@ -180,7 +180,7 @@ def test_evaluate_policy_plays_each_code_once_per_evaluation() -> None:
     from sb3_contrib.common.maskable.evaluation import evaluate_policy
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     codes = draw_codes(4, 21, "TP", "E")
     env = VecMonitor(SB3VecEnv(4, deal_codes=codes, reward="progress"))
@@ -213,7 +213,7 @@ def test_maskable_eval_callback_logs_successes_on_the_fixed_codes(tmp_path: Any)
     from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     codes = draw_codes(4, 22, "TP", "E")
     train = VecMonitor(SB3VecEnv(4, exclude_codes=codes, reward="progress"))
@@ -228,7 +228,7 @@ def test_maskable_eval_callback_logs_successes_on_the_fixed_codes(tmp_path: Any)
 
 @pytest.mark.usefixtures("needs_sb3")
 def test_is_success_marks_won_episodes() -> None:
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     # TriPeaks: a solved code's winning line in env 0, random play in env 1
     for code in draw_codes(20, 8, "TP", "E"):
@@ -271,7 +271,7 @@ def test_is_success_marks_won_episodes() -> None:
 
 @pytest.mark.usefixtures("needs_sb3")
 def test_deal_codes_parse_as_canonical() -> None:
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     env = SB3VecEnv(1, deal_codes=[" tp1-n-aaaaaab "])
     assert env.deal_codes == [str(parse_deal_code("TP1-E-AAAAAAB"))]

@@ -19,12 +19,12 @@ from vector_helpers import assert_same
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env import FORTYTHIEVES_MAX_STEPS
-from solitaire_env.deals import DealCodeError, DealStringError, FortyThievesDeal, encode_seed
-from solitaire_env.env import IllegalActionError
+from solitaire_env.common.deals import DealCodeError, DealStringError, FortyThievesDeal, encode_seed
+from solitaire_env.common.env import IllegalActionError
+from solitaire_env.fortythieves import batch as vector_ft
+from solitaire_env.fortythieves import batch_kernels as K
+from solitaire_env.fortythieves.batch import FortyThievesVectorEnv, code_names
 from solitaire_env.fortythieves.rules import FortyThievesScoring
-from solitaire_env.vector import fortythieves as vector_ft
-from solitaire_env.vector import fortythieves_kernels as K
-from solitaire_env.vector.fortythieves import FortyThievesVectorEnv, code_names
 
 ENV_ID = "solitaire_env/FortyThieves-v0"
 EXAMPLE_DEAL, EXAMPLE_LINE = ft_example_win()
@@ -349,7 +349,7 @@ def test_maskable_ppo_trains_on_the_batch_env(tmp_path: Any) -> None:
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     with pytest.raises(ValueError, match="unknown game"):
         SB3VecEnv(2, game="klondike")

@@ -16,11 +16,11 @@ import pytest
 from vector_helpers import assert_same
 
 import solitaire_env  # noqa: F401  (registers the envs)
-from solitaire_env.deals import DealCodeError, DealStringError, TriPeaksDeal, encode_seed
-from solitaire_env.env import IllegalActionError
+from solitaire_env.common.deals import DealCodeError, DealStringError, TriPeaksDeal, encode_seed
+from solitaire_env.common.env import IllegalActionError
+from solitaire_env.tripeaks import batch_kernels as K
+from solitaire_env.tripeaks.batch import TriPeaksVectorEnv, code_names
 from solitaire_env.tripeaks.scoring import PointScoring, Scoring
-from solitaire_env.vector import tripeaks_kernels as K
-from solitaire_env.vector.tripeaks import TriPeaksVectorEnv, code_names
 
 ENV_ID = "solitaire_env/TriPeaks-v0"
 
@@ -219,7 +219,7 @@ def test_maskable_ppo_trains_on_the_batch_env(tmp_path: Any) -> None:
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
 
     env = VecMonitor(SB3VecEnv(16, reward="progress"))
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=256, n_epochs=1, seed=0, device="cpu")

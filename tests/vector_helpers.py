@@ -42,8 +42,8 @@ def tripeaks_lockstep(codes: list[str], env_kwargs: dict[str, Any], seed: int = 
     games of the same codes, in lockstep.  Yields ``(env, games, actions, live)`` before each
     step: ``actions[i]`` the moves so far of game ``i``, ``live`` the games still going (the
     env's row of a finished game already holds another deal)."""
-    from solitaire_env.solver.stats import make_game
-    from solitaire_env.vector.sb3 import SB3VecEnv
+    from solitaire_env.sb3 import SB3VecEnv
+    from solitaire_env.solvability import make_game
 
     n = len(codes)
     env = SB3VecEnv(n, game="tripeaks", deal_codes=list(codes), **env_kwargs)

@@ -19,7 +19,7 @@ the episode.
 - ``safe_foundation``: "safe foundation plays first": foundation moves (safe ones first: both
   copies of the rank below are founded), then the waste card onto a build, else draw.  It never
   rearranges the columns: a baseline.
-- ``hint``: the hint's advice (:func:`solitaire_env.solver.hint.fortythieves_advice`: safe
+- ``hint``: the hint's advice (:func:`solitaire_env.hints.fortythieves_advice`: safe
   foundation moves, other foundation moves, the waste onto a build, a column move that frees a
   card, draw).
 - ``free_column``: "free a column": foundation moves, then the moves that shorten the shortest
@@ -40,7 +40,7 @@ from abc import abstractmethod
 from typing import Any
 
 from agents.base import Agent, PublicState
-from solitaire_env.deals import FortyThievesDeal
+from solitaire_env.common.deals import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import (
     DRAW,
@@ -58,7 +58,7 @@ from solitaire_env.fortythieves.rules import (
     foundation_for,
     is_safe,
 )
-from solitaire_env.solver.hint import FortyThievesKnowledge, fortythieves_advice
+from solitaire_env.hints import FortyThievesKnowledge, fortythieves_advice
 
 __all__ = ["EvaluateAgent", "FreeColumnAgent", "HintAgent", "SafeFoundationAgent"]
 

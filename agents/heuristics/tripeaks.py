@@ -1,7 +1,7 @@
 """TriPeaks heuristic agents: public information only, deterministic, a few milliseconds a game.
 
 Each agent reads the hint module's public copy of the position (``state.knowledge``, a
-:class:`~solitaire_env.solver.hint.TriPeaksKnowledge`: the ranks of the slots ever seen, the
+:class:`~solitaire_env.hints.TriPeaksKnowledge`: the ranks of the slots ever seen, the
 removed slots, the waste key, the stock count and the counts of the ranks never seen) and the
 legal actions; none of them can see a face-down card or the stock order.  Only
 ``random_stuck`` uses randomness, from :meth:`PublicState.rng` (seeded by the agent's seed and
@@ -15,7 +15,7 @@ the public information).
   long chains before drawing"), upper slots first; draw only when stuck.
 - ``peaks_even``: reveal first, then the removal in the peak with the most face-down cards
   left ("break the three peaks evenly", "do not leave the middle peak for last").
-- ``hint``: the hint's advice (:func:`solitaire_env.solver.hint.tripeaks_advice`: reveal now,
+- ``hint``: the hint's advice (:func:`solitaire_env.hints.tripeaks_advice`: reveal now,
   the longest known chain, the most unseen cards that can follow its end, K/A bridges).
 - ``lookahead``: the chain planner that looks one stock draw ahead: it lists the positions its
   known removals can reach before the next draw (and the draw now), and plays towards the one
@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.base import Agent, PublicState
-from solitaire_env.solver.hint import TriPeaksKnowledge, tripeaks_advice
+from solitaire_env.hints import TriPeaksKnowledge, tripeaks_advice
 from solitaire_env.tripeaks.rules import (
     ALL_SLOTS,
     COVERS,
@@ -205,7 +205,7 @@ class PeaksEvenAgent(_TriPeaksAgent):
 
 
 class HintAgent(_TriPeaksAgent):
-    """``hint``: the hint's public advice (:func:`~solitaire_env.solver.hint.tripeaks_advice`)."""
+    """``hint``: the hint's public advice (:func:`~solitaire_env.hints.tripeaks_advice`)."""
 
     name = "hint"
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from solitaire_env.deals import DealCode, DealStringError, FortyThievesDeal, random_code
-from solitaire_env.env import RewardFn, SolitaireEnv
+from solitaire_env.common.deals import DealCode, DealStringError, FortyThievesDeal, random_code
+from solitaire_env.common.env import RewardFn, SolitaireEnv
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.observe import FortyThievesObserver
 from solitaire_env.fortythieves.rules import NUM_ACTIONS, FortyThievesRules, FortyThievesScoring, get_scoring
@@ -84,7 +84,7 @@ class FortyThievesEnv(SolitaireEnv):
       (:class:`~solitaire_env.fortythieves.rules.FortyThievesRules`).
     - ``scoring``: ``"app"`` or a :class:`~solitaire_env.fortythieves.rules.FortyThievesScoring`.
     - ``reward``, ``win_bonus``, ``illegal_action`` (``"penalize"``, ``"raise"``:
-      :class:`~solitaire_env.env.IllegalActionError`, ``"terminate"``), ``illegal_penalty``:
+      :class:`~solitaire_env.common.env.IllegalActionError`, ``"terminate"``), ``illegal_penalty``:
       see Rewards; ``obs_mode``: see Observation Space.
     - ``max_repeats``: the repetition cut (a whole number >= 2), ``None`` for none.
     - ``render_mode``: ``"ansi"`` (text with card symbols) or ``"rgb_array"`` (a picture).

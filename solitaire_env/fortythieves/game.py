@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from solitaire_env.cards import card_text
-from solitaire_env.deals import FortyThievesDeal, SplitMix64
+from solitaire_env.common.cards import card_text
+from solitaire_env.common.deals import FortyThievesDeal, SplitMix64
 from solitaire_env.fortythieves.rules import (
     DRAW,
     FIRST_FOUNDATION_SRC,

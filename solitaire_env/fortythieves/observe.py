@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from solitaire_env.cards import NUM_CARDS
+from solitaire_env.common.cards import NUM_CARDS
+from solitaire_env.common.observer import Observer
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import (
     DRAW,
@@ -40,7 +41,6 @@ from solitaire_env.fortythieves.rules import (
     STOCK_SIZE,
 )
 from solitaire_env.fortythieves.rules import WASTE as WASTE_SOURCE
-from solitaire_env.observer import Observer
 
 CARD_SIZE = 17
 COLUMNS_OFFSET = 0

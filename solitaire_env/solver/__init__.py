@@ -1,1 +1,5 @@
-"""Solvers on full-information positions, and the hint built on them."""
+"""Old import paths only: the solvers, hint and solvability runs.
+
+They are now in the game folders, ``hints.py``, ``solving.py`` and ``solvability.py`` (issue 20);
+each module here re-exports the new one.
+"""

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from solitaire_env.deals import DealCode, DealStringError, TriPeaksDeal, random_code
-from solitaire_env.env import RewardFn, SolitaireEnv
+from solitaire_env.common.deals import DealCode, DealStringError, TriPeaksDeal, random_code
+from solitaire_env.common.env import RewardFn, SolitaireEnv
 from solitaire_env.render import tripeaks_ansi, tripeaks_rgb
 from solitaire_env.tripeaks.game import NUM_ACTIONS, TriPeaksGame
 from solitaire_env.tripeaks.observe import TriPeaksObserver
@@ -88,7 +88,7 @@ class TriPeaksEnv(SolitaireEnv):
       apexes 15/15/30), ``"streak"`` (k for the k-th removal of a chain, apexes 15/30/45,
       +100 for clearing all 28), or a :class:`~solitaire_env.tripeaks.scoring.Scoring`.
     - ``reward``, ``win_bonus``, ``illegal_action`` (``"penalize"``, ``"raise"``:
-      :class:`~solitaire_env.env.IllegalActionError`, ``"terminate"``), ``illegal_penalty``:
+      :class:`~solitaire_env.common.env.IllegalActionError`, ``"terminate"``), ``illegal_penalty``:
       see Rewards; ``obs_mode``: see Observation Space; ``render_mode``: ``"ansi"`` (text with
       card symbols) or ``"rgb_array"`` (a picture), face-down cards drawn as backs.
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from solitaire_env.cards import card_text, rank_of
-from solitaire_env.deals import DealStringError, TriPeaksDeal
+from solitaire_env.common.cards import card_text, rank_of
+from solitaire_env.common.deals import DealStringError, TriPeaksDeal
 from solitaire_env.tripeaks.rules import (
     ALL_SLOTS,
     BOTTOM_MASK,

@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from solitaire_env.cards import JOKER, NUM_CARDS
-from solitaire_env.observer import Observer
+from solitaire_env.common.cards import JOKER, NUM_CARDS
+from solitaire_env.common.observer import Observer
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import NUM_SLOTS
 

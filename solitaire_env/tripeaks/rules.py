@@ -26,7 +26,7 @@ BOTTOM_MASK = sum(1 << s for s in BOTTOM_SLOTS)
 DRAW = NUM_SLOTS  # env action 28
 #: Env actions: 0..27 remove the card of that slot, 28 draws.
 NUM_ACTIONS = NUM_SLOTS + 1
-#: Cards in the deck (card ids 0..51); the joker is card id 52 (:data:`solitaire_env.cards.JOKER`).
+#: Cards in the deck (card ids 0..51); the joker is card id 52 (:data:`solitaire_env.common.cards.JOKER`).
 DECK_SIZE = 52
 #: Ranks A..K (1..13); a waste *key* is a rank, or 0 for an empty waste or a joker (accepts any rank).
 NUM_RANKS = 13

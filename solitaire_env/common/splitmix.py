@@ -1,4 +1,4 @@
-"""SplitMix64 in numba, as :class:`solitaire_env.deals.SplitMix64` (shared by the batch envs' kernels).
+"""SplitMix64 in numba, as :class:`solitaire_env.common.deals.SplitMix64` (shared by the batch envs' kernels).
 
 A generator's state is a one-element uint64 array.  :func:`below` draws uniformly in
 ``[0, n)`` by rejection exactly as ``SplitMix64.below``, so the kernels deal the same cards

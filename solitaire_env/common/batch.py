@@ -8,7 +8,7 @@ Code outside the batch env (training code: :mod:`agents.advice`, :mod:`agents.mo
 :mod:`agents.shaping`) reads a batch's games through its ``view()``: a ``NamedTuple`` of
 read-only numpy views of the state arrays, named in the game's words (one row per env); numba
 functions take it as one argument and read its fields by name.  The kernels' private layout
-(``_st`` and its ``F_*`` columns) stays inside ``solitaire_env/vector/``.
+(``_st`` and its ``F_*`` columns) stays inside the game's ``batch.py`` / ``batch_kernels.py``.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from solitaire_env.deals import BASE32, SEED_BITS, DealCode, DealCodeError, parse_deal_code
-from solitaire_env.env import ILLEGAL_POLICIES, IllegalActionError, SolitaireEnv
+from solitaire_env.common.deals import BASE32, SEED_BITS, DealCode, DealCodeError, parse_deal_code
+from solitaire_env.common.env import ILLEGAL_POLICIES, IllegalActionError, SolitaireEnv
 
 _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 _BASE32 = np.frombuffer(BASE32.encode(), dtype=np.uint8)

@@ -1,0 +1,672 @@
+"""numba kernels of the batch TriPeaks env: N games in arrays, stepped in one call.
+
+The rules are those of :class:`~solitaire_env.tripeaks.game.TriPeaksGame`, the deals those of
+:meth:`~solitaire_env.common.deals.TriPeaksDeal.from_seed` and the observations those of
+:class:`~solitaire_env.tripeaks.observe.TriPeaksObserver`; ``tests/test_vector_tripeaks.py``
+checks all three against the rules core on thousands of random deals and actions.
+
+State of game ``i`` is row ``i`` of a few arrays:
+
+- ``st[i, F_*]``: the integers of the game (bit masks over the 28 slots, stock position,
+  waste top, counters, the step count of the time limit...);
+- ``tab[i]``: the card of each slot; ``stock[i]``: the stock in draw order (52 = joker);
+- ``accept[i, k]``: the slots playable on a waste key ``k`` (0 = empty waste or joker, else
+  the rank), as in the rules core.
+
+``cfg`` holds the rule options, the scoring, the reward and the illegal-action policy as
+integers (``C_*``), ``fcfg`` the two float options.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solitaire_env.common.cards import JOKER
+from solitaire_env.common.deals import GAME_SALT
+from solitaire_env.common.splitmix import below, next64
+from solitaire_env.tripeaks import kernels as R
+from solitaire_env.tripeaks.observe import (
+    CHAIN_OFFSET,
+    CLEARED_OFFSET,
+    FLAT_SIZE,
+    JOKERS_OFFSET,
+    ORACLE_SIZE,
+    ORACLE_STOCK_OFFSET,
+    ORACLE_TABLEAU_OFFSET,
+    SLOT_SIZE,
+    STOCK_OFFSET,
+    UNSEEN_OFFSET,
+    WASTE_OFFSET,
+)
+from solitaire_env.tripeaks.rules import (
+    BOTTOM_MASK,
+    DEAL_STOCK,
+    DECK_SIZE,
+    DRAW,
+    GROUP_OF,
+    MAX_STOCK,
+    NUM_ACTIONS,
+    NUM_RANKS,
+    NUM_SLOTS,
+    PEAK_GROUP_MASKS,
+)
+
+ALL = R.ALL_SLOTS
+BOTTOM = BOTTOM_MASK
+#: The salt of the TriPeaks deal stream ("TP" as a big-endian number: 0x5450).
+DEAL_SALT = GAME_SALT["TP"]
+
+# --- st columns
+F_REMOVED, F_EXPOSED, F_FACE_UP, F_SEEN = 0, 1, 2, 3
+F_STOCK_POS, F_STOCK_SEEN, F_STOCK_LEN = 4, 5, 6
+F_WASTE, F_KEY, F_FIRST_WASTE = 7, 8, 9  # waste top (-1 empty); key; the deal's waste card if seen at start (-1)
+F_SCORE, F_MOVES, F_CHAIN, F_LONGEST, F_APEXES = 10, 11, 12, 13, 14
+F_ELAPSED, F_WRAP, F_JOKERS_UNSEEN, F_CLEARED, F_LEGAL = 15, 16, 17, 18, 19  # F_LEGAL: the legal-action bits
+NUM_FIELDS = 20
+
+# --- cfg entries
+C_WHEN_STUCK, C_OPEN, C_WASTE_EMPTY, C_JOKERS = 0, 1, 2, 3
+C_START, C_HAS_FLOOR, C_FLOOR, C_REMOVAL, C_CHAIN_POINTS, C_DRAW_POINTS = 4, 5, 6, 7, 8, 9
+C_APEX1, C_APEX2, C_APEX3, C_GROUP, C_CLEAR = 10, 11, 12, 13, 14
+C_REWARD, C_ILLEGAL, C_MAX_STEPS, C_AUTORESET, C_OBS, C_WRAP = 15, 16, 17, 18, 19, 20
+NUM_CFG = 21  # C_WRAP: the env's own wrap rule (random deals)
+REWARD_SCORE, REWARD_WIN, REWARD_PROGRESS = 0, 1, 2
+ILLEGAL_PENALIZE, ILLEGAL_RAISE, ILLEGAL_TERMINATE = 0, 1, 2
+AUTORESET_NEXT_STEP, AUTORESET_SAME_STEP = 0, 1
+OBS_FLAT, OBS_DICT, OBS_ORACLE, OBS_ORACLE_DICT = 0, 1, 2, 3
+FC_PENALTY, FC_WIN_BONUS = 0, 1
+
+# --- illegal reason codes (index into REASON_NAMES; 0 = legal)
+REASON_NAMES = ("", "not_adjacent", "covered", "face_down", "removed", "stock_empty", "draw_not_allowed", "game_over")
+R_NOT_ADJACENT, R_COVERED, R_FACE_DOWN, R_REMOVED, R_STOCK_EMPTY, R_DRAW_NOT_ALLOWED, R_GAME_OVER = 1, 2, 3, 4, 5, 6, 7
+
+# --- flat observation layout (solitaire_env.tripeaks.observe)
+WASTE_OFF = WASTE_OFFSET
+STOCK_OFF = STOCK_OFFSET
+UNSEEN_OFF = UNSEEN_OFFSET
+JOKERS_OFF = JOKERS_OFFSET
+CHAIN_OFF = CHAIN_OFFSET
+CLEARED_OFF = CLEARED_OFFSET
+ORACLE_TAB_OFF = ORACLE_TABLEAU_OFFSET
+ORACLE_STOCK_OFF = ORACLE_STOCK_OFFSET
+#: Places within a slot block: [0] face down, [1] removed, ranks from 2, suits from 15.
+SLOT_FACE_DOWN, SLOT_REMOVED, SLOT_RANK, SLOT_SUIT = 0, 1, 2, 2 + NUM_RANKS
+#: Places within a waste / oracle-stock block: ranks from 0, suits from 13, joker 17, empty 18.
+CARD_SUIT, CARD_JOKER, CARD_EMPTY = NUM_RANKS, NUM_RANKS + 4, NUM_RANKS + 5
+#: An oracle slot block: rank and suit (17 places).
+ORACLE_SLOT = NUM_RANKS + 4
+#: An oracle stock block: rank, suit and joker (18 places).
+ORACLE_CARD = NUM_RANKS + 5
+#: Dict-mode codes beyond the card ids 0..51 (``solitaire_env.tripeaks.observe``).
+FACE_DOWN_CODE = JOKER  # 52
+REMOVED_CODE = WASTE_EMPTY_CODE = STOCK_NONE_CODE = JOKER + 1  # 53
+assert FLAT_SIZE == ORACLE_TAB_OFF and ORACLE_SIZE == ORACLE_STOCK_OFF + MAX_STOCK * ORACLE_CARD
+
+_GROUP_MASK = np.array([PEAK_GROUP_MASKS[GROUP_OF[s]] for s in range(NUM_SLOTS)], dtype=np.int64)
+
+#: ``k / 26`` and ``k / 28`` as float32, as the observer stores them (no division in the step)
+_OVER_26 = (np.arange(MAX_STOCK + 1) / MAX_STOCK).astype(np.float32)
+_OVER_28 = (np.arange(NUM_SLOTS + 1) / NUM_SLOTS).astype(np.float32)
+#: rank index (0..12) and suit index (0..3) of each card id (no division in the step)
+_RANK0 = np.array([c % NUM_RANKS for c in range(DECK_SIZE + 1)], dtype=np.int64)
+_SUIT = np.array([c // NUM_RANKS for c in range(DECK_SIZE + 1)], dtype=np.int64)
+#: ``_BIT_OF_MOD37[(1 << k) % 37] == k`` for k < 36 (the one copy: ``tripeaks.kernels``)
+_BIT_OF_MOD37 = R.BIT_OF_MOD37
+
+
+# --------------------------------------------------------------------------- deals
+
+
+@njit(cache=True)
+def deal_from_seed(seed: int, jokers: int, tableau: np.ndarray, rest: np.ndarray) -> int:
+    """TriPeaksDeal.from_seed: tableau into ``tableau`` (28), waste then stock into ``rest``.
+
+    Returns the number of cards written to ``rest`` (1 + 23 + jokers).
+    """
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = np.uint64((DEAL_SALT << 48) | seed)
+    deck = np.arange(DECK_SIZE)
+    for i in range(DECK_SIZE - 1, 0, -1):
+        j = below(state, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    for s in range(NUM_SLOTS):
+        tableau[s] = deck[s]
+    rest[0] = deck[NUM_SLOTS]
+    n = DEAL_STOCK
+    for k in range(DEAL_STOCK):
+        rest[1 + k] = deck[NUM_SLOTS + 1 + k]
+    for _ in range(jokers):
+        pos = below(state, n + 1)
+        for k in range(n, pos, -1):
+            rest[1 + k] = rest[k]
+        rest[1 + pos] = JOKER
+        n += 1
+    return 1 + n
+
+
+# --------------------------------------------------------------------------- game
+
+
+@njit(cache=True, inline="always")
+def _key_of(card: int) -> int:
+    """``rules.card_key`` of a card id (-1: no card)."""
+    if card < 0 or card == JOKER:
+        return 0
+    return _RANK0[card] + 1
+
+
+@njit(cache=True)
+def start_game(
+    i: int,
+    st: np.ndarray,
+    tab: np.ndarray,
+    stock: np.ndarray,
+    accept: np.ndarray,
+    cfg: np.ndarray,
+    rest: np.ndarray,
+    n_rest: int,
+    wrap: int,
+) -> None:
+    """Game ``i`` from its tableau (already in ``tab[i]``) and ``rest`` = waste card then stock."""
+    slot_rank = np.empty(NUM_SLOTS, dtype=np.int64)
+    for s in range(NUM_SLOTS):
+        slot_rank[s] = _RANK0[tab[i, s]] + 1
+    R.accept_masks(slot_rank, wrap, accept[i])
+    if cfg[C_WASTE_EMPTY]:
+        for k in range(n_rest):
+            stock[i, k] = rest[k]
+        st[i, F_STOCK_LEN] = n_rest
+        st[i, F_WASTE] = -1
+        st[i, F_FIRST_WASTE] = -1
+    else:
+        for k in range(1, n_rest):
+            stock[i, k - 1] = rest[k]
+        st[i, F_STOCK_LEN] = n_rest - 1
+        st[i, F_WASTE] = rest[0]
+        st[i, F_FIRST_WASTE] = rest[0]
+    for k in range(st[i, F_STOCK_LEN], MAX_STOCK):
+        stock[i, k] = -1
+    jokers = 0
+    for k in range(st[i, F_STOCK_LEN]):
+        if stock[i, k] == JOKER:
+            jokers += 1
+    st[i, F_JOKERS_UNSEEN] = jokers
+    st[i, F_KEY] = _key_of(st[i, F_WASTE])
+    st[i, F_REMOVED] = 0
+    st[i, F_EXPOSED] = BOTTOM
+    face_up = ALL if cfg[C_OPEN] else BOTTOM
+    st[i, F_FACE_UP] = face_up
+    st[i, F_SEEN] = face_up
+    st[i, F_STOCK_POS] = 0
+    st[i, F_STOCK_SEEN] = 0
+    st[i, F_SCORE] = cfg[C_START]
+    st[i, F_MOVES] = 0
+    st[i, F_CHAIN] = 0
+    st[i, F_LONGEST] = 0
+    st[i, F_APEXES] = 0
+    st[i, F_ELAPSED] = 0
+    st[i, F_CLEARED] = 0
+    st[i, F_WRAP] = wrap
+
+
+@njit(cache=True, inline="always")
+def legal_bits(i: int, st: np.ndarray, accept: np.ndarray, cfg: np.ndarray) -> int:
+    """TriPeaksGame.legal_mask of game ``i``."""
+    removable = st[i, F_EXPOSED] & accept[i, st[i, F_KEY]]
+    return R.legal_bits(st[i, F_REMOVED], removable, st[i, F_STOCK_LEN] - st[i, F_STOCK_POS], cfg[C_WHEN_STUCK])
+
+
+@njit(cache=True)
+def reason_of(i: int, a: int, st: np.ndarray, accept: np.ndarray, cfg: np.ndarray) -> int:
+    """TriPeaksGame.illegal_reason of an action known to be illegal."""
+    removable = st[i, F_EXPOSED] & accept[i, st[i, F_KEY]]
+    if st[i, F_REMOVED] == ALL or (st[i, F_STOCK_POS] == st[i, F_STOCK_LEN] and not removable):
+        return R_GAME_OVER
+    if a == DRAW:
+        if st[i, F_STOCK_POS] == st[i, F_STOCK_LEN]:
+            return R_STOCK_EMPTY
+        return R_DRAW_NOT_ALLOWED
+    bit = 1 << a
+    if st[i, F_REMOVED] & bit:
+        return R_REMOVED
+    if not st[i, F_FACE_UP] & bit:
+        return R_FACE_DOWN
+    if not st[i, F_EXPOSED] & bit:
+        return R_COVERED
+    return R_NOT_ADJACENT
+
+
+@njit(cache=True, inline="always")
+def _play(
+    i: int,
+    a: int,
+    st: np.ndarray,
+    tab: np.ndarray,
+    stock: np.ndarray,
+    cfg: np.ndarray,
+    obs: np.ndarray,
+    flat: bool,
+    oracle: bool,
+) -> int:
+    """Play the legal action ``a`` in game ``i`` (and update its flat observation, row ``i`` of ``obs``,
+    if ``flat``); returns the cards the move cleared (0 or 1)."""
+    st[i, F_MOVES] += 1
+    old_waste = st[i, F_WASTE]
+    if a == DRAW:
+        pos = st[i, F_STOCK_POS]
+        card = stock[i, pos]
+        st[i, F_STOCK_POS] = pos + 1
+        newly_seen_card = pos + 1 > st[i, F_STOCK_SEEN]
+        if newly_seen_card:
+            st[i, F_STOCK_SEEN] = pos + 1
+            if card == JOKER:
+                st[i, F_JOKERS_UNSEEN] -= 1
+        st[i, F_CHAIN] = 0
+        points = cfg[C_DRAW_POINTS]
+        cleared = 0
+        if flat:
+            if newly_seen_card:
+                if card == JOKER:
+                    obs[i, JOKERS_OFF] -= 0.5
+                else:
+                    obs[i, UNSEEN_OFF + card] = 0.0
+            if oracle:
+                _oracle_stock(i, st, stock, obs)
+    else:
+        bit = 1 << a
+        removed = st[i, F_REMOVED] | bit
+        st[i, F_REMOVED] = removed
+        exposed = st[i, F_EXPOSED] & ~bit
+        card = tab[i, a]
+        if flat:
+            base = SLOT_SIZE * a
+            obs[i, base + SLOT_RANK + _RANK0[card]] = 0.0
+            obs[i, base + SLOT_SUIT + _SUIT[card]] = 0.0
+            obs[i, base + SLOT_REMOVED] = 1.0
+            if oracle:
+                for k in range(ORACLE_SLOT):
+                    obs[i, ORACLE_TAB_OFF + ORACLE_SLOT * a + k] = 0.0
+        turned = R.newly_exposed(removed, a)
+        exposed |= turned
+        while turned:
+            tb = turned & -turned
+            turned ^= tb
+            t = R.bit_index(tb)
+            was_up = st[i, F_FACE_UP] & tb
+            st[i, F_FACE_UP] |= tb
+            if flat and not was_up:
+                c = tab[i, t]
+                base = SLOT_SIZE * t
+                obs[i, base + SLOT_FACE_DOWN] = 0.0
+                obs[i, base + SLOT_RANK + _RANK0[c]] = 1.0
+                obs[i, base + SLOT_SUIT + _SUIT[c]] = 1.0
+            if not st[i, F_SEEN] & tb:
+                st[i, F_SEEN] |= tb
+                if flat:
+                    obs[i, UNSEEN_OFF + tab[i, t]] = 0.0
+        st[i, F_EXPOSED] = exposed
+        chain = st[i, F_CHAIN] + 1
+        st[i, F_CHAIN] = chain
+        if chain > st[i, F_LONGEST]:
+            st[i, F_LONGEST] = chain
+        points = cfg[C_REMOVAL]
+        if cfg[C_CHAIN_POINTS]:
+            points += chain
+        if a < 3:
+            apex = st[i, F_APEXES] + 1
+            st[i, F_APEXES] = apex
+            points += cfg[C_APEX1 + apex - 1]
+        group = _GROUP_MASK[a]
+        if removed & group == group:
+            points += cfg[C_GROUP]
+        if removed == ALL:
+            points += cfg[C_CLEAR]
+        cleared = 1
+        st[i, F_CLEARED] += 1
+    st[i, F_WASTE] = card
+    st[i, F_KEY] = _key_of(card)
+    score = st[i, F_SCORE] + points
+    if cfg[C_HAS_FLOOR] and score < cfg[C_FLOOR]:
+        score = cfg[C_FLOOR]
+    st[i, F_SCORE] = score
+    if flat:
+        _waste_cell(obs, i, old_waste, 0.0)
+        _waste_cell(obs, i, card, 1.0)
+        _counts(i, st, obs)
+    return cleared
+
+
+# --------------------------------------------------------------------------- observations
+
+
+@njit(cache=True, inline="always")
+def _waste_cell(obs: np.ndarray, i: int, card: int, value: float) -> None:
+    if card < 0:
+        obs[i, WASTE_OFF + CARD_EMPTY] = value
+    elif card == JOKER:
+        obs[i, WASTE_OFF + CARD_JOKER] = value
+    else:
+        obs[i, WASTE_OFF + _RANK0[card]] = value
+        obs[i, WASTE_OFF + CARD_SUIT + _SUIT[card]] = value
+
+
+@njit(cache=True, inline="always")
+def _counts(i: int, st: np.ndarray, obs: np.ndarray) -> None:
+    obs[i, STOCK_OFF] = _OVER_26[st[i, F_STOCK_LEN] - st[i, F_STOCK_POS]]
+    obs[i, CHAIN_OFF] = _OVER_28[st[i, F_CHAIN]]
+    obs[i, CLEARED_OFF] = _OVER_28[st[i, F_CLEARED]]
+
+
+@njit(cache=True)
+def _oracle_stock(i: int, st: np.ndarray, stock: np.ndarray, obs: np.ndarray) -> None:
+    for k in range(MAX_STOCK * ORACLE_CARD):
+        obs[i, ORACLE_STOCK_OFF + k] = 0.0
+    pos = st[i, F_STOCK_POS]
+    for k in range(st[i, F_STOCK_LEN] - pos):
+        c = stock[i, pos + k]
+        base = ORACLE_STOCK_OFF + ORACLE_CARD * k
+        if c == JOKER:
+            obs[i, base + CARD_JOKER] = 1.0
+        else:
+            obs[i, base + _RANK0[c]] = 1.0
+            obs[i, base + CARD_SUIT + _SUIT[c]] = 1.0
+
+
+@njit(cache=True)
+def encode_flat(i: int, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, obs: np.ndarray, oracle: bool) -> None:
+    """The whole flat (or oracle) observation of game ``i`` into ``obs``."""
+    obs[i, :] = 0.0
+    removed, face_up, seen = st[i, F_REMOVED], st[i, F_FACE_UP], st[i, F_SEEN]
+    for c in range(DECK_SIZE):
+        obs[i, UNSEEN_OFF + c] = 1.0
+    for s in range(NUM_SLOTS):
+        base = SLOT_SIZE * s
+        bit = 1 << s
+        c = tab[i, s]
+        if removed & bit:
+            obs[i, base + SLOT_REMOVED] = 1.0
+        elif face_up & bit:
+            obs[i, base + SLOT_RANK + _RANK0[c]] = 1.0
+            obs[i, base + SLOT_SUIT + _SUIT[c]] = 1.0
+        else:
+            obs[i, base + SLOT_FACE_DOWN] = 1.0
+        if seen & bit:
+            obs[i, UNSEEN_OFF + c] = 0.0
+        if oracle and not removed & bit:
+            obs[i, ORACLE_TAB_OFF + ORACLE_SLOT * s + _RANK0[c]] = 1.0
+            obs[i, ORACLE_TAB_OFF + ORACLE_SLOT * s + CARD_SUIT + _SUIT[c]] = 1.0
+    first = st[i, F_FIRST_WASTE]
+    if first >= 0 and first != JOKER:
+        obs[i, UNSEEN_OFF + first] = 0.0
+    for k in range(st[i, F_STOCK_SEEN]):
+        c = stock[i, k]
+        if c != JOKER:
+            obs[i, UNSEEN_OFF + c] = 0.0
+    obs[i, JOKERS_OFF] = st[i, F_JOKERS_UNSEEN] / 2
+    _waste_cell(obs, i, st[i, F_WASTE], 1.0)
+    _counts(i, st, obs)
+    if oracle:
+        _oracle_stock(i, st, stock, obs)
+
+
+@njit(cache=True)
+def encode_dict(
+    rows: np.ndarray,
+    st: np.ndarray,
+    tab: np.ndarray,
+    stock: np.ndarray,
+    d_tableau: np.ndarray,
+    d_waste: np.ndarray,
+    d_unseen: np.ndarray,
+    d_counts: np.ndarray,
+    d_hidden: np.ndarray,
+    d_stock: np.ndarray,
+    oracle: bool,
+) -> None:
+    """The dict observation (TriPeaksObserver._dict) of the games in ``rows``, into their rows."""
+    for i in rows:
+        removed, face_up, seen = st[i, F_REMOVED], st[i, F_FACE_UP], st[i, F_SEEN]
+        for c in range(DECK_SIZE):
+            d_unseen[i, c] = 1
+        for s in range(NUM_SLOTS):
+            bit = 1 << s
+            c = tab[i, s]
+            if removed & bit:
+                d_tableau[i, s] = REMOVED_CODE
+            elif face_up & bit:
+                d_tableau[i, s] = c
+            else:
+                d_tableau[i, s] = FACE_DOWN_CODE
+            if seen & bit:
+                d_unseen[i, c] = 0
+            if oracle:
+                d_hidden[i, s] = REMOVED_CODE if removed & bit else c
+        first = st[i, F_FIRST_WASTE]
+        if first >= 0 and first != JOKER:
+            d_unseen[i, first] = 0
+        for k in range(st[i, F_STOCK_SEEN]):
+            c = stock[i, k]
+            if c != JOKER:
+                d_unseen[i, c] = 0
+        waste = st[i, F_WASTE]
+        d_waste[i] = WASTE_EMPTY_CODE if waste < 0 else waste
+        d_counts[i, 0] = (st[i, F_STOCK_LEN] - st[i, F_STOCK_POS]) / MAX_STOCK
+        d_counts[i, 1] = st[i, F_CHAIN] / NUM_SLOTS
+        d_counts[i, 2] = st[i, F_CLEARED] / NUM_SLOTS
+        d_counts[i, 3] = st[i, F_JOKERS_UNSEEN] / 2
+        if oracle:
+            pos = st[i, F_STOCK_POS]
+            for k in range(MAX_STOCK):
+                d_stock[i, k] = stock[i, pos + k] if pos + k < st[i, F_STOCK_LEN] else STOCK_NONE_CODE
+
+
+@njit(cache=True)
+def write_mask(i: int, bits: int, st: np.ndarray, mask: np.ndarray) -> None:
+    """Set game ``i``'s legal bits and its mask row (all of it)."""
+    st[i, F_LEGAL] = bits
+    for a in range(NUM_ACTIONS):
+        mask[i, a] = (bits >> a) & 1
+
+
+@njit(cache=True, inline="always")
+def update_mask(i: int, bits: int, st: np.ndarray, mask: np.ndarray) -> None:
+    """Set game ``i``'s legal bits and write only the mask entries that changed."""
+    diff = st[i, F_LEGAL] ^ bits
+    st[i, F_LEGAL] = bits
+    while diff:
+        low = diff & -diff
+        a = _BIT_OF_MOD37[low % 37]
+        mask[i, a] = (bits >> a) & 1
+        diff ^= low
+
+
+# --------------------------------------------------------------------------- reset and step
+
+
+@njit(cache=True)
+def reset_from_seed(
+    i: int,
+    seed: int,
+    wrap: int,
+    st: np.ndarray,
+    tab: np.ndarray,
+    stock: np.ndarray,
+    accept: np.ndarray,
+    cfg: np.ndarray,
+    rest: np.ndarray,
+) -> None:
+    n_rest = deal_from_seed(seed, cfg[C_JOKERS], tab[i], rest)
+    start_game(i, st, tab, stock, accept, cfg, rest, n_rest, wrap)
+
+
+@njit(cache=True, inline="always")
+def write_counters(i: int, st: np.ndarray, counters: np.ndarray) -> None:
+    """Column ``i`` of ``counters``: score, moves, cleared, chain, longest chain (the info's counters)."""
+    counters[0, i] = st[i, F_SCORE]
+    counters[1, i] = st[i, F_MOVES]
+    counters[2, i] = st[i, F_CLEARED]
+    counters[3, i] = st[i, F_CHAIN]
+    counters[4, i] = st[i, F_LONGEST]
+
+
+@njit(cache=True)
+def start_all(
+    st: np.ndarray,
+    tab: np.ndarray,
+    stock: np.ndarray,
+    accept: np.ndarray,
+    cfg: np.ndarray,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    counters: np.ndarray,
+    flat: bool,
+    oracle: bool,
+) -> None:
+    """The observation (flat modes), mask and counters of every game just started."""
+    for i in range(st.shape[0]):
+        if flat:
+            encode_flat(i, st, tab, stock, obs, oracle)
+        write_mask(i, legal_bits(i, st, accept, cfg), st, mask)
+        write_counters(i, st, counters)
+
+
+@njit(cache=True)
+def step_all(
+    actions: np.ndarray,
+    st: np.ndarray,
+    tab: np.ndarray,
+    stock: np.ndarray,
+    accept: np.ndarray,
+    cfg: np.ndarray,
+    fcfg: np.ndarray,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    reasons: np.ndarray,
+    autoreset: np.ndarray,
+    did_reset: np.ndarray,
+    seeds: np.ndarray,
+    seed_pos: np.ndarray,
+    final_obs: np.ndarray,
+    final_st: np.ndarray,
+    final_tab: np.ndarray,
+    final_stock: np.ndarray,
+    final_mask: np.ndarray,
+    final_reasons: np.ndarray,
+    counters: np.ndarray,
+    flags: np.ndarray,
+) -> int:
+    """One step of every game; returns how many games were reset (``did_reset`` says which),
+    or ``-(i + 1)`` without changing anything if action ``i`` is outside 0..28.
+
+    ``counters`` gets the info's counters (:func:`write_counters`); ``flags[0]`` is set when a
+    game has used the last of its drawn-ahead deal seeds, ``flags[1]`` when an action was illegal.
+
+    ``autoreset_mode`` next_step: a game that ended at the previous step is reset now and its
+    action ignored (reward 0).  same_step: a game that ends now is reset at once, and its last
+    observation, state, mask and reason are saved in ``final_*`` first.
+    """
+    n = st.shape[0]
+    mode = cfg[C_OBS]
+    flat = mode % 2 == 0  # OBS_FLAT (0) or OBS_ORACLE (2)
+    oracle = mode == OBS_ORACLE
+    same_step = cfg[C_AUTORESET] == AUTORESET_SAME_STEP
+    penalty = fcfg[FC_PENALTY]
+    for i in range(n):
+        if actions[i] < 0 or actions[i] >= NUM_ACTIONS:
+            return -(i + 1)
+    resets = 0
+    block = seeds.shape[1]
+    for i in range(n):
+        did_reset[i] = False
+        reasons[i] = 0
+        if autoreset[i]:  # next_step mode: the game ended at the last step
+            rest = np.empty(MAX_STOCK + 1, dtype=np.int64)
+            reset_from_seed(i, seeds[i, seed_pos[i]], cfg[C_WRAP], st, tab, stock, accept, cfg, rest)
+            seed_pos[i] += 1
+            if seed_pos[i] == block:
+                flags[0] = True
+            if flat:
+                encode_flat(i, st, tab, stock, obs, oracle)
+            write_mask(i, legal_bits(i, st, accept, cfg), st, mask)
+            rewards[i] = 0.0
+            terminated[i] = False
+            truncated[i] = False
+            autoreset[i] = False
+            did_reset[i] = True
+            write_counters(i, st, counters)
+            resets += 1
+            continue
+        a = actions[i]
+        st[i, F_ELAPSED] += 1
+        if (st[i, F_LEGAL] >> a) & 1:
+            old_score = st[i, F_SCORE]
+            cleared = _play(i, a, st, tab, stock, cfg, obs, flat, oracle)
+            bits = legal_bits(i, st, accept, cfg)
+            won = st[i, F_REMOVED] == ALL
+            reward_mode = cfg[C_REWARD]
+            if reward_mode == REWARD_SCORE:
+                rewards[i] = st[i, F_SCORE] - old_score
+            elif reward_mode == REWARD_WIN:
+                rewards[i] = 1.0 if won else 0.0
+            else:
+                rewards[i] = cleared + (fcfg[FC_WIN_BONUS] if won else 0.0)
+            terminated[i] = bits == 0
+            update_mask(i, bits, st, mask)
+        else:
+            reasons[i] = reason_of(i, a, st, accept, cfg)
+            flags[1] = True
+            rewards[i] = penalty
+            terminated[i] = cfg[C_ILLEGAL] == ILLEGAL_TERMINATE or reasons[i] == R_GAME_OVER
+        truncated[i] = st[i, F_ELAPSED] >= cfg[C_MAX_STEPS]
+        if terminated[i] or truncated[i]:
+            if same_step:
+                if flat:
+                    for k in range(obs.shape[1]):
+                        final_obs[i, k] = obs[i, k]
+                for k in range(NUM_SLOTS):
+                    final_tab[i, k] = tab[i, k]
+                for k in range(MAX_STOCK):
+                    final_stock[i, k] = stock[i, k]
+                for f in range(NUM_FIELDS):
+                    final_st[i, f] = st[i, f]
+                for k in range(NUM_ACTIONS):
+                    final_mask[i, k] = mask[i, k]
+                final_reasons[i] = reasons[i]
+                rest = np.empty(MAX_STOCK + 1, dtype=np.int64)
+                reset_from_seed(i, seeds[i, seed_pos[i]], cfg[C_WRAP], st, tab, stock, accept, cfg, rest)
+                seed_pos[i] += 1
+                if seed_pos[i] == block:
+                    flags[0] = True
+                if flat:
+                    encode_flat(i, st, tab, stock, obs, oracle)
+                write_mask(i, legal_bits(i, st, accept, cfg), st, mask)
+                did_reset[i] = True
+                resets += 1
+            else:
+                autoreset[i] = True
+        write_counters(i, st, counters)
+    return resets
+
+
+@njit(cache=True)
+def sample_legal(mask: np.ndarray, state: np.ndarray, out: np.ndarray) -> None:
+    """A random legal action per row of ``mask`` into ``out`` (0 for a row with none).
+
+    SplitMix64 ``state``; the pick is ``(x >> 32) * count >> 32``, uniform within 2**-32 (no
+    division: this is the benchmarks' random agent, not a deal generator).
+    """
+    legal = np.empty(mask.shape[1], dtype=np.int64)
+    for i in range(mask.shape[0]):
+        count = 0
+        for a in range(mask.shape[1]):  # branch-free: write every action, keep the legal ones
+            legal[count] = a
+            count += mask[i, a] != 0
+        if count == 0:
+            out[i] = 0
+        else:
+            x = next64(state) >> np.uint64(32)
+            out[i] = legal[int((x * np.uint64(count)) >> np.uint64(32))]
