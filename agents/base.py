@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from solitaire_env.common.cards import JOKER
-from solitaire_env.common.deals import FortyThievesDeal, TriPeaksDeal
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.games import GameName
 from solitaire_env.hints import (
@@ -37,6 +37,7 @@ from solitaire_env.hints import (
     fortythieves_knowledge,
     tripeaks_knowledge,
 )
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 
 Game = TriPeaksGame | FortyThievesGame

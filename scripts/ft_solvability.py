@@ -17,7 +17,7 @@ from multiprocessing import Pool
 
 from tqdm import tqdm
 
-from solitaire_env.common.deals import FortyThievesDeal
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.solver import DEFAULT_MAX_NODES, solve_fortythieves
 

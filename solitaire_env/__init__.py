@@ -17,15 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from gymnasium.envs.registration import register, registry
 
-from solitaire_env.common.deals import (
-    DealCode,
-    DealCodeError,
-    DealStringError,
-    FortyThievesDeal,
-    TriPeaksDeal,
-    decode_deal,
-    parse_deal_code,
-)
+from solitaire_env.common.deals import DealCode, DealCodeError, DealStringError, parse_deal_code
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.games import (
     ENV_IDS,
     FORTYTHIEVES_MAX_STEPS,
@@ -33,9 +26,11 @@ from solitaire_env.games import (
     TRIPEAKS_MAX_STEPS,
     GameCode,
     GameName,
+    decode_deal,
     game_spec,
     make_game,
 )
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 
 if TYPE_CHECKING:
     from solitaire_env.common.result import SolveResult

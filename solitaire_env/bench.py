@@ -254,7 +254,7 @@ def solver_ratio(*, wrap: bool, deals_per_round: int = 10, rounds: int = 7) -> R
     Round r solves deals ``TP1-<E|C>`` of seeds ``r*k .. r*k+k-1`` with both solvers, the
     order alternating per round; the verdicts must agree (else this raises).
     """
-    from solitaire_env.common.deals import TriPeaksDeal
+    from solitaire_env.tripeaks.deal import TriPeaksDeal
     from solitaire_env.tripeaks.game import TriPeaksGame
     from solitaire_env.tripeaks.reference_solver import reference_solvable
     from solitaire_env.tripeaks.rules import TriPeaksRules

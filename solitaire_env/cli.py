@@ -17,31 +17,25 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
 from solitaire_env import __version__
 from solitaire_env.common.cards import card_text
-from solitaire_env.common.deals import (
-    Deal,
-    DealCode,
-    DealCodeError,
-    DealStringError,
-    FortyThievesDeal,
-    GameCode,
-    TriPeaksDeal,
-    decode_deal,
-    parse_deal_code,
-    random_code,
-)
+from solitaire_env.common.deals import DealCode, DealCodeError, DealStringError, GameCode, parse_deal_code, random_code
 from solitaire_env.common.outputs import output_path_problem
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.games import GAMES, deal_string_spec, game_name, game_spec
+from solitaire_env.games import GAMES, deal_string_spec, decode_deal, game_name, game_spec
 from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, write_text
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
+
+if TYPE_CHECKING:
+    from solitaire_env.games import Deal
 
 PROG = "solitaire-env"
 #: Exit status of every error.

@@ -27,7 +27,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from solitaire_env.common.deals import Deal, DealCode
+    from solitaire_env.common.deals import DealCode
+    from solitaire_env.fortythieves.deal import FortyThievesDeal
+    from solitaire_env.tripeaks.deal import TriPeaksDeal
+
+    from typing import TypeAlias
+
+    Deal: TypeAlias = TriPeaksDeal | FortyThievesDeal
 
 __all__ = [
     "ENV_IDS",
@@ -160,7 +166,7 @@ TRIPEAKS = GameSpec(
     progress_key="cleared",
     deal_sections=3,
     deal_layout="28 tableau | waste | stock",
-    deal_path="solitaire_env.common.deals:TriPeaksDeal",
+    deal_path="solitaire_env.tripeaks.deal:TriPeaksDeal",
     rules_path="solitaire_env.tripeaks.rules:TriPeaksRules",
     game_path="solitaire_env.tripeaks.game:TriPeaksGame",
     env_path="solitaire_env.tripeaks.env:TriPeaksEnv",
@@ -180,7 +186,7 @@ FORTYTHIEVES = GameSpec(
     progress_key="founded",
     deal_sections=11,
     deal_layout="10 columns | stock",
-    deal_path="solitaire_env.common.deals:FortyThievesDeal",
+    deal_path="solitaire_env.fortythieves.deal:FortyThievesDeal",
     rules_path="solitaire_env.fortythieves.rules:FortyThievesRules",
     game_path="solitaire_env.fortythieves.game:FortyThievesGame",
     env_path="solitaire_env.fortythieves.env:FortyThievesEnv",

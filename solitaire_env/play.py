@@ -35,13 +35,14 @@ import signal
 import sys
 from collections.abc import Iterable, Iterator
 from types import FrameType
-from typing import IO, Any, ClassVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from solitaire_env.common.cards import card_text
-from solitaire_env.common.deals import Deal, DealCode, FortyThievesDeal, TriPeaksDeal, random_code
+from solitaire_env.common.deals import DealCode, random_code
 from solitaire_env.fortythieves import game as ft_game
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import (
@@ -58,9 +59,13 @@ from solitaire_env.fortythieves.rules import (
 from solitaire_env.fortythieves.rules import get_scoring as ft_get_scoring
 from solitaire_env.hints import Hint, hint
 from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, tripeaks_columns, write_text
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import REASONS, TriPeaksGame
 from solitaire_env.tripeaks.rules import DRAW, NUM_SLOTS, ROW_OF, TriPeaksRules
 from solitaire_env.tripeaks.scoring import Scoring, get_scoring
+
+if TYPE_CHECKING:
+    from solitaire_env.games import Deal
 
 #: The widest line a session prints (screens, summaries, echoed input): longer lines are
 #: broken by :func:`fit`.

@@ -27,17 +27,13 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from solitaire_env.common.deals import (
-    DealCode,
-    FortyThievesDeal,
-    TriPeaksDeal,
-    decode_deal,
-    parse_deal_code,
-)
+from solitaire_env.common.deals import DealCode, parse_deal_code
 from solitaire_env.common.result import SolveResult
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.games import GAMES, deal_string_spec
+from solitaire_env.games import GAMES, deal_string_spec, decode_deal
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
 

@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import HealthCheck, settings
 
 from solitaire_env.common.cards import NUM_CARDS, card_id, card_text, parse_card
-from solitaire_env.common.deals import FortyThievesDeal
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 
 settings.register_profile(
     "solitaire_env",

@@ -13,11 +13,11 @@ from agents.heuristics import fortythieves as ft_agents
 from agents.heuristics import tripeaks as tp_agents
 from agents.registry import agent_names, make_agent
 from solitaire_env.common.cards import JOKER, card_id
-from solitaire_env.common.deals import TriPeaksDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import FOUNDATION, NUM_DESTS
 from solitaire_env.solvability import draw_codes, make_game
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import DRAW as TP_DRAW
 from solitaire_env.tripeaks.rules import TriPeaksRules

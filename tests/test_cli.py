@@ -19,9 +19,11 @@ import pytest
 
 from solitaire_env.cli import VERBS, main
 from solitaire_env.common.cards import NUM_CARDS, card_symbol, card_text
-from solitaire_env.common.deals import FortyThievesDeal, TriPeaksDeal, decode_deal, parse_deal_code
+from solitaire_env.common.deals import parse_deal_code
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import REASONS as FT_REASONS
 from solitaire_env.fortythieves.rules import FortyThievesRules
+from solitaire_env.games import decode_deal
 from solitaire_env.play import (
     FortyThievesSession,
     PlaySession,
@@ -33,6 +35,7 @@ from solitaire_env.play import (
     normalize_key,
     run_lines,
 )
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.rules import DRAW, ROW_OF, TriPeaksRules
 
 CODE = "TP1-E-AAAAAAB"

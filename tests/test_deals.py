@@ -18,18 +18,18 @@ from solitaire_env.common.deals import (
     DealCode,
     DealCodeError,
     DealStringError,
-    FortyThievesDeal,
     SplitMix64,
-    TriPeaksDeal,
     canonical_code,
     deal_rng,
-    decode_deal,
     decode_seed,
     encode_seed,
     parse_deal_code,
     random_code,
     shuffle,
 )
+from solitaire_env.fortythieves.deal import FortyThievesDeal
+from solitaire_env.games import decode_deal
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 
 # --------------------------------------------------------------------------- golden layouts
 # Computed once from the code and pinned: a deal code must deal the same cards forever.

@@ -27,9 +27,9 @@ from conftest import (
 
 import solitaire_env
 from solitaire_env.common.cards import card_text
-from solitaire_env.common.deals import FortyThievesDeal
 from solitaire_env.common.env import IllegalActionError
 from solitaire_env.fortythieves import observe as ob
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.env import FortyThievesEnv
 from solitaire_env.fortythieves.game import REASONS, FortyThievesGame
 from solitaire_env.fortythieves.rules import FOUNDATION_SUITS, FortyThievesRules, FortyThievesScoring

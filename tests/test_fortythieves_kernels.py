@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from solitaire_env.common.deals import FortyThievesDeal
 from solitaire_env.fortythieves import kernels as NK
 from solitaire_env.fortythieves import rules as R
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import (
     DRAW,

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import solitaire_env.fortythieves.observe as ob
-from solitaire_env.common.deals import FortyThievesDeal
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import NUM_ACTIONS, FortyThievesRules
 

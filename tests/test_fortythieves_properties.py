@@ -16,7 +16,7 @@ from conftest import FORTYTHIEVES_ID, assert_same, ft_deal_string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solitaire_env.common.deals import FortyThievesDeal
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FOUNDATION_SUITS, NUM_ACTIONS, FortyThievesRules
 

@@ -27,7 +27,8 @@ from conftest import (
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.common.cards import card_text
-from solitaire_env.common.deals import DealCodeError, DealStringError, FortyThievesDeal, decode_deal
+from solitaire_env.common.deals import DealCodeError, DealStringError
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import REASONS, FortyThievesGame, IllegalMoveError
 from solitaire_env.fortythieves.rules import (
     APP_SCORING,
@@ -50,6 +51,7 @@ from solitaire_env.fortythieves.rules import (
     get_scoring,
     split_action,
 )
+from solitaire_env.games import decode_deal
 
 # --------------------------------------------------------------------------- helpers
 
@@ -945,7 +947,7 @@ def test_env_rejects_bad_deal_strings(text, word):
 
 
 def test_env_rejects_a_tripeaks_deal():
-    from solitaire_env.common.deals import TriPeaksDeal
+    from solitaire_env.tripeaks.deal import TriPeaksDeal
 
     env = gym.make(FORTYTHIEVES_ID)
     with pytest.raises(DealStringError, match="Forty Thieves deal string"):

@@ -12,19 +12,12 @@ import pytest
 
 import solitaire_env
 from solitaire_env import games
-from solitaire_env.common.deals import (
-    GAME_SALT,
-    RULE_LETTERS,
-    DealStringError,
-    FortyThievesDeal,
-    TriPeaksDeal,
-    decode_deal,
-    draw_codes,
-    parse_deal_code,
-)
+from solitaire_env.common.deals import GAME_SALT, RULE_LETTERS, DealStringError, draw_codes, parse_deal_code
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.games import ENV_IDS, GAMES, game_spec, make_game
+from solitaire_env.games import ENV_IDS, GAMES, decode_deal, game_spec, make_game
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
 

@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from solitaire_env import play
 from solitaire_env.common.cards import card_text
-from solitaire_env.common.deals import FortyThievesDeal, TriPeaksDeal, decode_deal
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.rules import FortyThievesRules
+from solitaire_env.games import decode_deal
 from solitaire_env.play import (
     FT_KEYS_LINE,
     KEYS_LINE,
@@ -29,6 +30,7 @@ from solitaire_env.play import (
     fit,
     run_lines,
 )
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.rules import TriPeaksRules
 
 TP_CODE, FT_CODE = "TP1-E-AAAAAAB", "FT1-N-AAAAAAB"

@@ -16,7 +16,7 @@ import pytest
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env import render
-from solitaire_env.common.deals import decode_deal
+from solitaire_env.games import decode_deal
 from solitaire_env.render import (
     BLACK,
     CARD_H,

@@ -30,9 +30,11 @@ import numpy as np
 import pytest
 
 import solitaire_env
-from solitaire_env.common.deals import DealCode, TriPeaksDeal, decode_deal, parse_deal_code
+from solitaire_env.common.deals import DealCode, parse_deal_code
 from solitaire_env.common.result import SolveResult
+from solitaire_env.games import decode_deal
 from solitaire_env.solvability import draw_codes, make_game
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.reference_solver import reference_solvable
 from solitaire_env.tripeaks.rules import DRAW, TriPeaksRules

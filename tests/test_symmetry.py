@@ -23,7 +23,7 @@ from agents.symmetry import (
     rename_suit,
     symmetry_tables,
 )
-from solitaire_env.common.deals import TriPeaksDeal
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.observe import FLAT_SIZE, TriPeaksObserver
 from solitaire_env.tripeaks.rules import COVERS, NUM_SLOTS, TriPeaksRules

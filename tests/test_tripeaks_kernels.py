@@ -14,9 +14,9 @@ import random
 import numpy as np
 import pytest
 
-from solitaire_env.common.deals import TriPeaksDeal
 from solitaire_env.tripeaks import kernels as K
 from solitaire_env.tripeaks import rules as R
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import ALL_SLOTS, DRAW, NUM_KEYS, NUM_RANKS, NUM_SLOTS, TriPeaksRules
 

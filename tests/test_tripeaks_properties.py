@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solitaire_env.common.cards import JOKER
-from solitaire_env.common.deals import TriPeaksDeal
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import NUM_ACTIONS, TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
 

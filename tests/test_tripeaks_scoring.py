@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from solitaire_env.common.cards import card_id
-from solitaire_env.common.deals import TriPeaksDeal
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import (
     BOTTOM_SLOTS,

@@ -19,11 +19,12 @@ from vector_helpers import assert_same
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env import FORTYTHIEVES_MAX_STEPS
-from solitaire_env.common.deals import DealCodeError, DealStringError, FortyThievesDeal, encode_seed
+from solitaire_env.common.deals import DealCodeError, DealStringError, encode_seed
 from solitaire_env.common.env import IllegalActionError
 from solitaire_env.fortythieves import batch as vector_ft
 from solitaire_env.fortythieves import batch_kernels as K
 from solitaire_env.fortythieves.batch import FortyThievesVectorEnv, code_names
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.rules import FortyThievesScoring
 
 ENV_ID = "solitaire_env/FortyThieves-v0"

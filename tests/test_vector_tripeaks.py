@@ -16,10 +16,11 @@ import pytest
 from vector_helpers import assert_same
 
 import solitaire_env  # noqa: F401  (registers the envs)
-from solitaire_env.common.deals import DealCodeError, DealStringError, TriPeaksDeal, encode_seed
+from solitaire_env.common.deals import DealCodeError, DealStringError, encode_seed
 from solitaire_env.common.env import IllegalActionError
 from solitaire_env.tripeaks import batch_kernels as K
 from solitaire_env.tripeaks.batch import TriPeaksVectorEnv, code_names
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.scoring import PointScoring, Scoring
 
 ENV_ID = "solitaire_env/TriPeaks-v0"

@@ -40,7 +40,7 @@ from abc import abstractmethod
 from typing import Any
 
 from agents.base import Agent, PublicState
-from solitaire_env.common.deals import FortyThievesDeal
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import (
     DRAW,

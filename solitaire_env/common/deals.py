@@ -1,4 +1,8 @@
-"""Deal codes, the package's own PRNG and shuffle, and deals written card by card.
+"""Deal codes, the package's own PRNG and shuffle, and the parsing helpers of deal strings.
+
+The deals themselves live with their games (:class:`solitaire_env.tripeaks.deal.TriPeaksDeal`,
+:class:`solitaire_env.fortythieves.deal.FortyThievesDeal`); ``solitaire_env.deals`` offers all of it
+under its old path.
 
 A deal code is ``<GAME>1-<RULE>-<SEED7>`` (``TP1-E-AAAAAAB``, ``FT1-N-QX4ZZ2A``): see
 ``docs/deals.md`` for the full contract.  The layout is a fixed function of (game,
@@ -12,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -25,24 +29,24 @@ __all__ = [
     "GAME_SALT",
     "RULE_LETTERS",
     "SEED_BITS",
-    "Deal",
     "DealCode",
     "DealCodeError",
     "DealStringError",
-    "FortyThievesDeal",
     "GameCode",
     "GameName",
     "SplitMix64",
-    "TriPeaksDeal",
     "canonical_code",
+    "check_counts",
     "deal_rng",
-    "decode_deal",
+    "deal_sections",
     "decode_seed",
     "draw_codes",
     "encode_seed",
     "parse_deal_code",
     "random_code",
+    "read_cards",
     "shuffle",
+    "unchecked",
 ]
 
 _D = TypeVar("_D")
@@ -53,9 +57,6 @@ BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 GAME_SALT: dict[str, int] = {g.code: g.salt for g in GAMES}  # 0x5450 "TP", 0x4654 "FT"
 #: Rule letters each game accepts, and the canonical letter each is read as (from :mod:`solitaire_env.games`).
 RULE_LETTERS: dict[str, dict[str, str]] = {g.code: dict(g.rule_letters) for g in GAMES}
-TABLEAU_SLOTS = 28
-FT_COLUMNS = 10
-FT_COLUMN_DEPTH = 4
 
 
 class DealCodeError(ValueError):
@@ -153,7 +154,7 @@ def shuffle(cards: list[int], rng: SplitMix64) -> list[int]:
 _TWO64 = 1 << 64
 
 
-def _unchecked(cls: type[_D], **fields: object) -> _D:
+def unchecked(cls: type[_D], **fields: object) -> _D:
     """Build a deal known to be valid (made by the package's own shuffle) without re-checking it."""
     deal = object.__new__(cls)
     for name, value in fields.items():
@@ -267,7 +268,7 @@ def draw_codes(n: int, seed: int, game: GameCode | GameName = "TP", rule: str = 
 # --------------------------------------------------------------------------- deal strings
 
 
-def _sections(text: object, want: int, what: str) -> list[list[str]]:
+def deal_sections(text: object, want: int, what: str) -> list[list[str]]:
     if not isinstance(text, str):
         raise DealStringError(f"a {what} deal string is text, not {type(text).__name__}")
     if not text.strip():
@@ -278,7 +279,7 @@ def _sections(text: object, want: int, what: str) -> list[list[str]]:
     return parts
 
 
-def _read_cards(tokens: list[str], section: str, allow_joker: bool) -> list[int]:
+def read_cards(tokens: list[str], section: str, allow_joker: bool) -> list[int]:
     out = []
     for i, tok in enumerate(tokens):
         try:
@@ -288,7 +289,7 @@ def _read_cards(tokens: list[str], section: str, allow_joker: bool) -> list[int]
     return out
 
 
-def _check_counts(cards: list[int], copies: int, what: str) -> None:
+def check_counts(cards: list[int], copies: int, what: str) -> None:
     counts = Counter(c for c in cards if c != JOKER)
     over = sorted(c for c, n in counts.items() if n > copies)
     if over:
@@ -299,129 +300,3 @@ def _check_counts(cards: list[int], copies: int, what: str) -> None:
     if missing:
         listed = " ".join(card_text(c) for c in missing[:8]) + (" ..." if len(missing) > 8 else "")
         raise DealStringError(f"{what}: {len(missing)} card(s) missing: {listed}")
-
-
-@dataclass(frozen=True)
-class TriPeaksDeal:
-    """A TriPeaks deal: 28 tableau cards in slot order, the waste card, the stock in draw order.
-
-    ``str()`` is the deal string ``<28 cards> | <waste> | <stock>``; :meth:`parse` reads
-    one back.  Jokers (``JK``) may stand in the stock or on the waste, never in the tableau.
-    """
-
-    tableau: tuple[int, ...]
-    waste: int
-    stock: tuple[int, ...]
-    code: DealCode | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if len(self.tableau) != TABLEAU_SLOTS:
-            raise DealStringError(f"tableau: want 28 cards in slot order, got {len(self.tableau)}")
-        if JOKER in self.tableau:
-            raise DealStringError("tableau: a joker (JK) may only be in the stock or on the waste")
-        cards = [*self.tableau, self.waste, *self.stock]
-        jokers = cards.count(JOKER)
-        if jokers > 2:
-            raise DealStringError(f"at most 2 jokers, got {jokers}")
-        _check_counts(cards, 1, "TriPeaks deal")
-        if len(cards) != NUM_CARDS + jokers:
-            raise DealStringError(f"TriPeaks deal: want 52 cards (+ jokers), got {len(cards)}")
-
-    @property
-    def jokers(self) -> int:
-        return (self.waste == JOKER) + self.stock.count(JOKER)
-
-    @classmethod
-    def from_seed(cls, seed: int, *, jokers: int = 0, rule: str = "E") -> TriPeaksDeal:
-        """Deal of a seed: shuffled deck d, tableau d[0:28], waste d[28], stock d[29:52].
-
-        With jokers, each joker is then inserted into the stock at ``rng.below(len + 1)``
-        drawn from the same stream, so the tableau and waste never change with the option.
-        """
-        if jokers not in (0, 1, 2):
-            raise ValueError(f"jokers must be 0, 1 or 2, got {jokers!r}")
-        rng = deal_rng("TP", seed)
-        deck = shuffle(list(range(NUM_CARDS)), rng)
-        stock = deck[29:]
-        for _ in range(jokers):
-            stock.insert(rng.below(len(stock) + 1), JOKER)
-        code = DealCode("TP", RULE_LETTERS["TP"][rule], seed)
-        return _unchecked(cls, tableau=tuple(deck[:28]), waste=deck[28], stock=tuple(stock), code=code)
-
-    @classmethod
-    def parse(cls, text: str) -> TriPeaksDeal:
-        tableau, waste, stock = _sections(text, 3, "TriPeaks")
-        if len(tableau) != TABLEAU_SLOTS:
-            raise DealStringError(f"tableau section: want 28 cards in slot order, got {len(tableau)}")
-        if len(waste) != 1:
-            raise DealStringError(f"waste section: want exactly 1 card, got {len(waste)}")
-        return cls(
-            tuple(_read_cards(tableau, "tableau", False)),
-            _read_cards(waste, "waste", True)[0],
-            tuple(_read_cards(stock, "stock", True)),
-        )
-
-    def __str__(self) -> str:
-        return " | ".join(" ".join(card_text(c) for c in part) for part in (self.tableau, (self.waste,), self.stock))
-
-    @property
-    def name(self) -> str:
-        """The deal code if the deal came from one, else the deal string."""
-        return str(self.code) if self.code is not None else str(self)
-
-
-@dataclass(frozen=True)
-class FortyThievesDeal:
-    """A Forty Thieves deal: 10 columns of 4 (bottom to top), then the stock in draw order."""
-
-    columns: tuple[tuple[int, ...], ...]
-    stock: tuple[int, ...]
-    code: DealCode | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if len(self.columns) != FT_COLUMNS:
-            raise DealStringError(f"want 10 columns, got {len(self.columns)}")
-        for i, col in enumerate(self.columns):
-            if len(col) != FT_COLUMN_DEPTH:
-                raise DealStringError(f"column {i + 1}: want 4 cards, got {len(col)}")
-        cards = [c for col in self.columns for c in col] + list(self.stock)
-        if JOKER in cards:
-            raise DealStringError("Forty Thieves has no jokers")
-        _check_counts(cards, 2, "Forty Thieves deal")
-        if len(cards) != 2 * NUM_CARDS:
-            raise DealStringError(f"Forty Thieves deal: want 104 cards, got {len(cards)}")
-
-    @classmethod
-    def from_seed(cls, seed: int, *, rule: str = "N") -> FortyThievesDeal:
-        """Deal of a seed: shuffled two-deck d, column c = d[4c:4c+4] bottom to top, stock d[40:]."""
-        deck = shuffle(list(range(NUM_CARDS)) * 2, deal_rng("FT", seed))
-        cols = tuple(tuple(deck[4 * c : 4 * c + 4]) for c in range(FT_COLUMNS))
-        code = DealCode("FT", RULE_LETTERS["FT"][rule], seed)
-        return _unchecked(cls, columns=cols, stock=tuple(deck[40:]), code=code)
-
-    @classmethod
-    def parse(cls, text: str) -> FortyThievesDeal:
-        parts = _sections(text, FT_COLUMNS + 1, "Forty Thieves")
-        cols = []
-        for i, tokens in enumerate(parts[:FT_COLUMNS]):
-            if len(tokens) != FT_COLUMN_DEPTH:
-                raise DealStringError(f"column {i + 1}: want 4 cards bottom to top, got {len(tokens)}")
-            cols.append(tuple(_read_cards(tokens, f"column {i + 1}", False)))
-        return cls(tuple(cols), tuple(_read_cards(parts[-1], "stock", False)))
-
-    def __str__(self) -> str:
-        return " | ".join(" ".join(card_text(c) for c in part) for part in (*self.columns, self.stock))
-
-    @property
-    def name(self) -> str:
-        return str(self.code) if self.code is not None else str(self)
-
-
-Deal = TriPeaksDeal | FortyThievesDeal
-
-
-def decode_deal(code: str | DealCode, *, jokers: int = 0) -> Deal:
-    """The deal a code stands for (``jokers`` applies to TriPeaks only); see :func:`solitaire_env.games.decode_deal`."""
-    from solitaire_env.games import decode_deal as _decode_deal
-
-    return _decode_deal(code, jokers=jokers)

@@ -18,8 +18,9 @@ from gymnasium.vector import AutoresetMode
 from solitaire_env import FORTYTHIEVES_MAX_STEPS
 from solitaire_env.common import batch as base
 from solitaire_env.common.batch import BatchEnv
-from solitaire_env.common.deals import DealCodeError, DealStringError, FortyThievesDeal, parse_deal_code
+from solitaire_env.common.deals import DealCodeError, DealStringError, parse_deal_code
 from solitaire_env.fortythieves import batch_kernels as K
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import REASONS
 from solitaire_env.fortythieves.observe import OBS_MODES, FortyThievesObserver
 from solitaire_env.fortythieves.rules import FortyThievesRules, FortyThievesScoring, get_scoring

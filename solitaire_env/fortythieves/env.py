@@ -6,8 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from solitaire_env.common.deals import DealCode, DealStringError, FortyThievesDeal, random_code
+from solitaire_env.common.deals import DealCode, DealStringError, random_code
 from solitaire_env.common.env import RewardFn, SolitaireEnv
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.observe import FortyThievesObserver
 from solitaire_env.fortythieves.rules import NUM_ACTIONS, FortyThievesRules, FortyThievesScoring, get_scoring

@@ -16,7 +16,8 @@ from collections import deque
 from typing import Any
 
 from solitaire_env.common.cards import card_text
-from solitaire_env.common.deals import FortyThievesDeal, SplitMix64
+from solitaire_env.common.deals import SplitMix64
+from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.rules import (
     DRAW,
     FIRST_FOUNDATION_SRC,

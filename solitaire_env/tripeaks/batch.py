@@ -17,8 +17,9 @@ from gymnasium.vector import AutoresetMode
 
 from solitaire_env.common import batch as base
 from solitaire_env.common.batch import BatchEnv
-from solitaire_env.common.deals import DealCodeError, DealStringError, TriPeaksDeal, parse_deal_code
+from solitaire_env.common.deals import DealCodeError, DealStringError, parse_deal_code
 from solitaire_env.tripeaks import batch_kernels as K
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import REASONS
 from solitaire_env.tripeaks.observe import OBS_MODES, TriPeaksObserver
 from solitaire_env.tripeaks.rules import TriPeaksRules

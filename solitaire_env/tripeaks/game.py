@@ -15,7 +15,8 @@ from collections import deque
 from typing import Any
 
 from solitaire_env.common.cards import card_text, rank_of
-from solitaire_env.common.deals import DealStringError, TriPeaksDeal
+from solitaire_env.common.deals import DealStringError
+from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.rules import (
     ALL_SLOTS,
     BOTTOM_MASK,
