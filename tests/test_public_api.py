@@ -230,3 +230,38 @@ def test_agents_evaluate_stays_the_function_after_the_submodules_are_imported() 
         "assert agents.evaluate is f\n"
         "assert importlib.util.find_spec('agents.evaluate') is None\n"
     )
+
+
+#: The import paths that issue 20 moved (old path, new path, a public name defined at the new one):
+#: each old path keeps working and hands out the very same objects (README, "Moved modules").
+MOVED_MODULES = [
+    ("solitaire_env.vector.tripeaks", "solitaire_env.tripeaks.batch", "TriPeaksVectorEnv"),
+    ("solitaire_env.vector.fortythieves", "solitaire_env.fortythieves.batch", "FortyThievesVectorEnv"),
+    ("solitaire_env.vector.tripeaks_kernels", "solitaire_env.tripeaks.batch_kernels", "sample_legal"),
+    ("solitaire_env.vector.fortythieves_kernels", "solitaire_env.fortythieves.batch_kernels", "deal_from_seed"),
+    ("solitaire_env.vector.sb3", "solitaire_env.sb3", "SB3VecEnv"),
+    ("solitaire_env.solver.tripeaks", "solitaire_env.tripeaks.solver", "solve_tripeaks"),
+    ("solitaire_env.solver.fortythieves", "solitaire_env.fortythieves.solver", "solve_fortythieves"),
+    ("solitaire_env.solver.result", "solitaire_env.common.result", "SolveResult"),
+    ("solitaire_env.solver.api", "solitaire_env.solving", "as_game"),
+    ("solitaire_env.solver.hint", "solitaire_env.hints", "public_move"),
+    ("solitaire_env.solver.hint", "solitaire_env.tripeaks.knowledge", "TriPeaksKnowledge"),
+    ("solitaire_env.solver.hint", "solitaire_env.fortythieves.advice", "fortythieves_advice"),
+    ("solitaire_env.solver.stats", "solitaire_env.solvability", "summary_table"),
+    ("solitaire_env.solver.stats", "solitaire_env.common.deals", "draw_codes"),
+    ("solitaire_env.cards", "solitaire_env.common.cards", "parse_card"),
+    ("solitaire_env.deals", "solitaire_env.common.deals", "parse_deal_code"),
+    ("solitaire_env.deals", "solitaire_env.tripeaks.deal", "TriPeaksDeal"),
+    ("solitaire_env.deals", "solitaire_env.fortythieves.deal", "FortyThievesDeal"),
+    ("solitaire_env.deals", "solitaire_env.games", "decode_deal"),
+    ("solitaire_env.env", "solitaire_env.common.env", "SolitaireEnv"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "name"), MOVED_MODULES)
+def test_a_moved_module_keeps_its_old_path(old: str, new: str, name: str) -> None:
+    import importlib
+
+    moved = importlib.import_module(new)
+    assert hasattr(moved, name), f"{new} does not define {name}"
+    assert getattr(importlib.import_module(old), name) is getattr(moved, name)
