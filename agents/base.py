@@ -1,10 +1,12 @@
 """The Agent interface: a public state in, an env action out (SPEC section 7).
 
 Hidden cards stay out of reach by construction.  :func:`public_state` is the one function that
-reads a game on behalf of an agent, and it copies out only what the player has seen: the
-tableau / column cards that were ever face up, the stock cards that were ever drawn, the
-waste, the counters and the rules.  The :class:`PublicState` it returns holds no reference to
-the game.  No agent but the oracle gets the game: :func:`decide` hands the game itself
+reads a game on behalf of an agent, and it does so only through the game's knowledge function
+(``tripeaks_knowledge`` / ``fortythieves_knowledge``, :func:`solitaire_env.hints.game_knowledge`),
+which copies out only what the player has seen: the tableau / column cards that were ever face
+up, the stock cards that were ever drawn, the waste, the counters, the legal moves and the
+rules.  The :class:`PublicState` it returns is that knowledge object plus the actions played,
+and holds no reference to the game.  No agent but the oracle gets the game: :func:`decide` hands the game itself
 only to an agent whose class says ``sees_hidden = True`` (the oracle, labelled as an upper
 bound wherever it appears).  The evaluation loop also hands every agent what the env returned
 at that position (:class:`EnvOutput`: observation, info, mask) through
@@ -31,12 +33,7 @@ from solitaire_env.common.cards import JOKER
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.games import GameName
-from solitaire_env.hints import (
-    FortyThievesKnowledge,
-    TriPeaksKnowledge,
-    fortythieves_knowledge,
-    tripeaks_knowledge,
-)
+from solitaire_env.hints import FortyThievesKnowledge, TriPeaksKnowledge, game_knowledge
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 
@@ -67,16 +64,19 @@ def game_name(game: Game) -> GameName:
 
 @dataclass(frozen=True, eq=False)
 class PublicState:
-    """Everything a player knows about a position, and nothing more.
+    """Everything a player knows about a position, and nothing more: the game's knowledge
+    object plus the actions played since the deal.
 
+    - ``knowledge``: the one public-information object of the position
+      (:class:`~solitaire_env.tripeaks.knowledge.TriPeaksKnowledge` /
+      :class:`~solitaire_env.fortythieves.knowledge.FortyThievesKnowledge`), made by the game's
+      knowledge function; every other attribute but ``actions`` is read from it.
+    - ``actions``: the env actions played since the deal, in order.
     - ``game``: ``"tripeaks"`` or ``"fortythieves"``; ``rules``, ``scoring``: the game's rule
       options and scoring (public, frozen objects).
     - ``legal``: the legal env actions, ascending (a tuple of ints); ``mask``: the same as a
       bool array of the action space's size.
-    - ``actions``: the env actions played since the deal, in order.
-    - ``knowledge``: the hint module's public copy (``TriPeaksKnowledge`` /
-      ``FortyThievesKnowledge``), what the heuristics read.
-    - ``view``: ``game.public_view()`` (the dict the renderers draw).
+    - ``view``: the dict the renderers draw (equal to ``game.public_view()``).
     - ``layout``: the deal's tableau (TriPeaks: 28 slots in slot order) or columns (Forty
       Thieves: 40 cards, column by column, bottom to top) as dealt, with ``None`` where the
       card was never seen (TriPeaks face-down cards never turned; Forty Thieves deals every
@@ -88,18 +88,50 @@ class PublicState:
       from the start); else ``None``.
     """
 
-    game: GameName
-    rules: Any
-    scoring: Any
-    legal: tuple[int, ...]
-    mask: np.ndarray = field(repr=False)
-    actions: tuple[int, ...]
     knowledge: TriPeaksKnowledge | FortyThievesKnowledge = field(repr=False)
-    view: dict[str, Any] = field(repr=False)
-    layout: tuple[int | None, ...] = field(repr=False)
-    stock: tuple[int | None, ...] = field(repr=False)
-    unseen: tuple[int, ...] = field(repr=False)
-    first_waste: int | None = None
+    actions: tuple[int, ...]
+    legal: tuple[int, ...] = field(init=False)
+    mask: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        k = self.knowledge
+        legal = k.legal
+        mask = np.zeros(k.num_actions, dtype=bool)
+        mask[list(legal)] = True
+        object.__setattr__(self, "legal", legal)
+        object.__setattr__(self, "mask", mask)
+
+    @property
+    def game(self) -> GameName:
+        return "tripeaks" if isinstance(self.knowledge, TriPeaksKnowledge) else "fortythieves"
+
+    @property
+    def rules(self) -> Any:
+        return self.knowledge.rules
+
+    @property
+    def scoring(self) -> Any:
+        return self.knowledge.scoring
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.knowledge.view()
+
+    @property
+    def layout(self) -> tuple[int | None, ...]:
+        return self.knowledge.layout
+
+    @property
+    def stock(self) -> tuple[int | None, ...]:
+        return self.knowledge.stock
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        return self.knowledge.unseen_cards
+
+    @property
+    def first_waste(self) -> int | None:
+        return self.knowledge.first_waste
 
     @property
     def all_known(self) -> bool:
@@ -153,42 +185,10 @@ class PublicState:
 
 
 def public_state(game: Game, actions: list[int] | tuple[int, ...]) -> PublicState:
-    """The public state of ``game``, reached from its deal by ``actions`` (the only function
-    that reads a game for an agent: it copies seen cards only)."""
-    name = game_name(game)
-    bits = game.legal_mask()
-    n = 29 if name == "tripeaks" else 210
-    legal = tuple(a for a in range(n) if bits >> a & 1)
-    mask = np.zeros(n, dtype=bool)
-    mask[list(legal)] = True
-    unseen = tuple(sorted(game.unseen_cards()))
-    stock_seen = game.stock_seen
-    stock: tuple[int | None, ...] = tuple(game.stock[:stock_seen]) + (None,) * (len(game.stock) - stock_seen)
-    first_waste: int | None = None
-    knowledge: TriPeaksKnowledge | FortyThievesKnowledge
-    if isinstance(game, TriPeaksGame):
-        seen = game.seen_slots
-        layout: tuple[int | None, ...] = tuple(c if seen >> s & 1 else None for s, c in enumerate(game.tableau))
-        if game.rules.waste_start == "card":
-            first_waste = game.deal.waste
-        knowledge = tripeaks_knowledge(game)
-    else:
-        layout = tuple(c for col in game.deal.columns for c in col)
-        knowledge = fortythieves_knowledge(game)
-    return PublicState(
-        game=name,
-        rules=game.rules,
-        scoring=game.scoring,
-        legal=legal,
-        mask=mask,
-        actions=tuple(actions),
-        knowledge=knowledge,
-        view=game.public_view(),
-        layout=layout,
-        stock=stock,
-        unseen=unseen,
-        first_waste=first_waste,
-    )
+    """The public state of ``game``, reached from its deal by ``actions``: the game's knowledge
+    object (:func:`~solitaire_env.hints.game_knowledge`, the only function that reads a game
+    for an agent: it copies seen cards only) and the actions."""
+    return PublicState(knowledge=game_knowledge(game), actions=tuple(actions))
 
 
 @dataclass(frozen=True, eq=False)

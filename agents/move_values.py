@@ -33,9 +33,20 @@ from agents import _playout as P
 from agents.rollout import DEFAULT_POLICY
 from solitaire_env.common.cards import JOKER
 from solitaire_env.tripeaks.game import NUM_ACTIONS
-from solitaire_env.tripeaks.rules import ALL_SLOTS, NUM_SLOTS
+from solitaire_env.tripeaks.rules import ALL_SLOTS, MAX_STOCK, NUM_SLOTS
 
-__all__ = ["action_values", "potentials", "public_inputs", "sampled_action_values"]
+__all__ = ["action_values", "fill_width", "potentials", "public_inputs", "sampled_action_values"]
+
+#: Uniforms per filling without jokers (56 >= 18 + 24 unseen ranks; the random streams of the
+#: estimate are those of this width).
+FILL_WIDTH = 56
+
+
+def fill_width(jokers: int) -> int:
+    """The uniform numbers per filling of :func:`sampled_action_values` (one row for any position):
+    the shuffle of the unseen ranks (at most 18 face-down slots and 24 stock cards) and, with
+    jokers, one more per unseen stock place (where the jokers go, :func:`agents._playout.fill_sample`)."""
+    return FILL_WIDTH + (MAX_STOCK if jokers else 0)
 
 
 def draws_when_stuck(batch_env: Any) -> bool:
@@ -281,7 +292,7 @@ def sampled_action_values(
         params = P.policy_params(**DEFAULT_POLICY)
     n = batch_env.num_envs
     out = np.zeros((n, NUM_ACTIONS), dtype=np.float64)
-    uniforms = rng.random((n, samples, 56))
+    uniforms = rng.random((n, samples, fill_width(batch_env.rules.jokers)))
     when_stuck = draws_when_stuck(batch_env)
     min_legal = 2 if skip_forced else 1
     args = (batch_env.view(), when_stuck, params, float(win_bonus), uniforms, min_legal)

@@ -1,9 +1,16 @@
-"""The ``solitaire-env`` command (also ``python -m solitaire_env``).
+"""The ``solitaire-env`` command (also ``python -m solitaire_env``): argument parsing and dispatch.
 
 Each verb is one function registered with :func:`verb`, which declares its arguments;
 the function reads the parsed arguments, calls the library and returns the exit status.
-Adding a verb is adding one such function.  Every error (a bad deal code or deal string,
-an unknown verb or option, a bad option value, a missing file) is one line on stderr,
+Adding a verb is adding one such function.  The work is done elsewhere: the deal and rules the
+arguments name in :mod:`solitaire_env.deal_args`, what ``deal``, ``solve`` and ``hint`` print
+(and the move names ``hint`` reads) in :mod:`solitaire_env.text`, the run over many deals in
+:mod:`solitaire_env.solvability`, terminal play in :mod:`solitaire_env.play`, benchmarks in
+:mod:`solitaire_env.bench`, and evaluation, replay and training in ``agents`` (imported lazily:
+this module is the one place that joins the library and the agents).
+
+Every error (a bad deal code or deal string, an unknown verb or option, a bad option value, a
+missing file; the library's ``ValueError`` and ``OSError``) is one line on stderr,
 ``solitaire-env: error: <message>``, and exit status 2: never a traceback.
 """
 
@@ -16,26 +23,27 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 
 from solitaire_env import __version__
-from solitaire_env.common.cards import card_text
-from solitaire_env.common.deals import DealCode, DealCodeError, DealStringError, GameCode, parse_deal_code, random_code
+from solitaire_env.common.deals import DealCodeError, GameCode
 from solitaire_env.common.outputs import output_path_problem
+from solitaire_env.deal_args import (
+    ft_rules,
+    game_for,
+    load_deal,
+    random_game,
+    rule_options,
+    source_note,
+    source_text,
+    tp_rules,
+)
 from solitaire_env.fortythieves.deal import FortyThievesDeal
-from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.games import GAMES, deal_string_spec, decode_deal, game_name, game_spec
-from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi, write_text
-from solitaire_env.tripeaks.deal import TriPeaksDeal
-from solitaire_env.tripeaks.game import TriPeaksGame
-from solitaire_env.tripeaks.rules import TriPeaksRules
-
-if TYPE_CHECKING:
-    from solitaire_env.games import Deal
+from solitaire_env.games import GAMES, game_name, game_spec
+from solitaire_env.render import write_text
+from solitaire_env.text import RULE_NAMES, deal_text, hint_text, one_line, play_moves, solve_text
 
 PROG = "solitaire-env"
 #: Exit status of every error.
@@ -134,16 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for line in str(exc).splitlines():
                 print(f"{PROG}: error: {' '.join(line.split())}", file=sys.stderr)
             return EXIT_ERROR
-        return _fail(_one_line(exc))
-
-
-def _one_line(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        where = f"{exc.filename}: " if exc.filename is not None else ""
-        text = f"{where}{exc.strerror}"
-    else:
-        text = str(exc) or type(exc).__name__
-    return " ".join(text.split())
+        return _fail(one_line(exc))
 
 
 def _fail(message: str) -> int:
@@ -151,21 +150,7 @@ def _fail(message: str) -> int:
     return EXIT_ERROR
 
 
-# --------------------------------------------------------------------------- shared helpers
-
-RULE_NAMES = {"E": "Easy (K and A are adjacent)", "C": "Classic (K and A are not adjacent)"}
-#: The games' titles, by the letters of their deal codes (from the table of games).
-GAME_TITLES: dict[str, str] = {g.code: g.title for g in GAMES}
-#: Options that apply to one game only: (attribute, option, game).  Their defaults are ``None``
-#: so that giving one for the other game can be told from not giving it.
-GAME_OPTIONS: tuple[tuple[str, str, str], ...] = (
-    ("rules", "--rules", "TP"),
-    ("jokers", "--jokers", "TP"),
-    ("draw", "--draw", "TP"),
-    ("faces", "--faces", "TP"),
-    ("waste_start", "--waste-start", "TP"),
-    ("foundation_return", "--foundation-return", "FT"),
-)
+# --------------------------------------------------------------------------- argument types
 
 
 def _game(text: str) -> GameCode:
@@ -190,14 +175,27 @@ def _jokers(text: str) -> int:
     return int(text)
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"want a whole number >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"want a whole number >= 0, got {text!r}")
-    return value
+def _whole_number(minimum: int) -> Callable[[str], int]:
+    """The argument type of a whole number >= ``minimum``."""
+
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"want a whole number >= {minimum}, got {text!r}")
+        return value
+
+    return whole_number
+
+
+_seed = _whole_number(0)
+_positive = _whole_number(1)
+
+
+def _game_name(text: str) -> str:
+    return game_name(_game(text))
 
 
 SOURCE_ARGS: tuple[Arg, ...] = (
@@ -250,99 +248,17 @@ FOUNDATION_RETURN_ARG = arg(
 )
 
 
+def max_nodes_arg(help: str) -> Arg:
+    """``--max-nodes N``, the solver's node budget, described by ``help``."""
+    return arg("--max-nodes", type=_positive, metavar="N", help=help)
+
+
 def _check_output(option: str, path: str | None, *, folder: bool = False) -> None:
     """A one-line error (before any work) if ``option``'s ``path`` cannot be written."""
     if path is not None:
         problem = output_path_problem(path, folder=folder)
         if problem is not None:
             raise CLIError(f"{option} {path!r} {problem}")
-
-
-def _source_text(args: argparse.Namespace) -> str | None:
-    """The one deal code or deal string the arguments give, or ``None`` for a random deal."""
-    given = [x for x in (args.code, args.string_in) if x is not None]
-    if args.file is not None:
-        if args.file == "-":
-            given.append(sys.stdin.read())
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                given.append(f.read())
-    if len(given) > 1:
-        raise CLIError("give one deal: a CODE, --string-in DEAL or --file PATH")
-    if not given:
-        return None
-    text = given[0].strip()
-    if not text:
-        raise CLIError("the deal is empty: want a deal code like TP1-E-AAAAAAB or FT1-N-AAAAAAB, or a deal string")
-    return text
-
-
-def _check_game_options(args: argparse.Namespace, game: str, subject: str, why: str = "") -> None:
-    """Refuse an option of the other game, in one line naming the deal (``subject``) and, if
-    given, ``why`` it is of that game."""
-    for attr, option, owner in GAME_OPTIONS:
-        if owner != game and getattr(args, attr, None) is not None:
-            raise CLIError(
-                f"{option} applies to {GAME_TITLES[owner]} only, and {subject} is a {GAME_TITLES[game]} deal{why}"
-            )
-    scoring = getattr(args, "scoring", None)
-    if game == "FT" and scoring not in (None, "app"):
-        raise CLIError(f"--scoring {scoring} is a TriPeaks preset; Forty Thieves has app scoring only")
-
-
-def detect_game(text: str, option: GameCode | None = None) -> GameCode:
-    """The game of a deal code or deal string: ``--game`` if given, else the code's letters,
-    else the deal string's number of ``|``-separated sections (3 TriPeaks, 11 Forty Thieves)."""
-    if option is not None:
-        return option
-    if "|" not in text:
-        return parse_deal_code(text).game
-    try:
-        return deal_string_spec(text).code
-    except DealStringError as exc:
-        raise CLIError(str(exc)) from None
-
-
-def load_deal(args: argparse.Namespace, rng: np.random.Generator | None = None) -> tuple[Deal, str]:
-    """The deal the arguments name, and its rule letter (TriPeaks ``E``/``C``, Forty Thieves ``N``).
-
-    The game is the code's, or the deal string's (by its sections), or ``--game`` (default
-    TriPeaks) for a random code drawn from ``rng`` (default: a generator seeded by ``--seed``).
-    An option of the other game, or a ``--game`` that contradicts the deal, is an error.
-    """
-    text = _source_text(args)
-    option: GameCode | None = args.game
-    jokers = args.jokers
-    if text is None:
-        game: GameCode = option or "TP"
-        why = f" (--game {game.lower()})" if option else " (--game tp by default; add --game ft for Forty Thieves)"
-        _check_game_options(args, game, "the random deal", why)
-        rng = rng if rng is not None else np.random.default_rng(args.seed)
-        code = random_code(game, args.rules or game_spec(game).default_rule, rng)
-        return decode_deal(code, jokers=jokers or 0), code.rule
-    if "|" in text:
-        game = detect_game(text, option)
-        why = f" (--game {game.lower()})" if option else f" (it has {text.count('|') + 1} sections)"
-        _check_game_options(args, game, "the deal string", why)
-        deal: Deal
-        if game == "FT":
-            return FortyThievesDeal.parse(text), "N"
-        deal = TriPeaksDeal.parse(text)
-        if jokers is not None and jokers != deal.jokers:
-            raise CLIError(f"--jokers {jokers} does not match the deal string, which has {deal.jokers} joker(s)")
-        return deal, args.rules or "E"
-    code = parse_deal_code(text)
-    if option is not None and option != code.game:
-        raise CLIError(f"--game {option.lower()} contradicts the code {code}, a {GAME_TITLES[code.game]} code")
-    _check_game_options(args, code.game, str(code))
-    if code.game == "TP":
-        if args.rules is not None and args.rules != code.rule:
-            raise CLIError(
-                f"--rules {args.rules} contradicts the code {code}, whose rule letter is {code.rule}; "
-                f"use {DealCode(code.game, args.rules, code.seed)} for that rule"
-            )
-        return decode_deal(code, jokers=jokers or 0), code.rule
-    return decode_deal(code), code.rule
 
 
 # --------------------------------------------------------------------------- deal
@@ -380,74 +296,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
     if args.string:
         print(deal)
         return 0
-    write_text(deal_text(deal, letter, full=args.open, source=_source_text_for_note(args)))
+    write_text(deal_text(deal, letter, full=args.open, source=source_note(args)))
     return 0
-
-
-def _source_text_for_note(args: argparse.Namespace) -> str | None:
-    code = args.code
-    return code.strip() if code is not None and "|" not in code else None
-
-
-def _code_lines(deal: Deal, game: str, source: str | None) -> list[str]:
-    """The first lines of ``deal``'s output: the code (and what was read, if it differs) and the game."""
-    if deal.code is not None:
-        note = f"  (read from {source!r})" if source is not None and source != str(deal.code) else ""
-        code_line = f"code:   {deal.code}{note}"
-    else:
-        code_line = "code:   none (a deal string)"
-    return [code_line, f"game:   {GAME_TITLES[game]}"]
-
-
-def deal_text(deal: Deal, letter: str, *, full: bool = False, source: str | None = None) -> str:
-    """What ``deal`` prints: code, game, rules and the board (or the full deal)."""
-    if isinstance(deal, FortyThievesDeal):
-        return ft_deal_text(deal, full=full, source=source)
-    lines = _code_lines(deal, "TP", source)
-    lines.append(f"rules:  {RULE_NAMES[letter]}")
-    if deal.jokers:
-        lines.append(f"jokers: {deal.jokers} in the stock")
-    rules = TriPeaksRules(wrap=letter == "E", jokers=deal.jokers, faces="open" if full else "standard")
-    board = tripeaks_ansi(TriPeaksGame(deal, rules).public_view()).split("\n")
-    lines.append("")
-    if full:
-        lines.append("FULL DEAL: every card face up, including the 18 that start face down (not what the player sees)")
-        lines.append("")
-        lines.extend(board[:4])
-        lines.append("")
-        lines.append(f"  waste {symbol(card_text(deal.waste))}")
-        stock = " ".join(symbol(card_text(c)) for c in deal.stock)
-        lines.append(f"  stock ({len(deal.stock)} cards, in draw order): {stock}")
-    else:
-        lines.append("board at the start, as the player sees it:")
-        lines.append("")
-        lines.extend(board[:6])
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-#: Stock cards per line in ``deal --open`` for Forty Thieves.
-FT_STOCK_PER_LINE = 16
-
-
-def ft_deal_text(deal: FortyThievesDeal, *, full: bool = False, source: str | None = None) -> str:
-    """What ``deal`` prints for a Forty Thieves deal: code, game, rules and the opening board
-    (all 10 columns face up, stock count, empty waste and foundations); with ``full``, the
-    stock in draw order too, labelled as hidden information."""
-    lines = _code_lines(deal, "FT", source)
-    lines.append("rules:  N, the app's (seed 004): 2 decks, 10 columns of 4 face up, a 64-card stock drawn once")
-    board = fortythieves_ansi(FortyThievesGame(deal).public_view()).rstrip("\n").split("\n")
-    counters = max(i for i, line in enumerate(board) if not line.strip())  # the blank line before the counters
-    lines += ["", "board at the start, as the player sees it:", "", *board[:counters]]
-    if full:
-        lines += [
-            "",
-            f"HIDDEN: the stock, face down, in draw order ({len(deal.stock)} cards; not what the player sees):",
-        ]
-        for i in range(0, len(deal.stock), FT_STOCK_PER_LINE):
-            part = deal.stock[i : i + FT_STOCK_PER_LINE]
-            cards = " ".join(symbol(card_text(c)) for c in part)
-            lines.append(f"  {i + 1:>2}-{i + len(part):<2}  {cards}")
-    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 # --------------------------------------------------------------------------- play
@@ -507,17 +357,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     deal, letter = load_deal(args, rng)
     session: play.Session
     if isinstance(deal, FortyThievesDeal):
-        ft_rules = FortyThievesRules(foundation_return=args.foundation_return != "off")
-        session = play.FortyThievesSession(deal, ft_rules, rng=rng)
+        session = play.FortyThievesSession(deal, ft_rules(args), rng=rng)
     else:
-        rules = TriPeaksRules(
-            wrap=letter == "E",
-            draw=args.draw or "anytime",
-            faces=args.faces or "standard",
-            waste_start=args.waste_start or "card",
-            jokers=deal.jokers,
-        )
-        session = play.PlaySession(deal, rules, args.scoring or "app", rng=rng)
+        session = play.PlaySession(deal, tp_rules(args, deal, letter), args.scoring or "app", rng=rng)
     return play.run(session, lines=args.lines)
 
 
@@ -546,24 +388,6 @@ examples:
 """
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"want a whole number >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"want a whole number >= 1, got {text!r}")
-    return value
-
-
-def _rule_options(args: argparse.Namespace, game: str) -> dict[str, Any]:
-    """The rule options (other than the rule letter) the arguments give for ``game``."""
-    if game == "FT":
-        return {} if args.foundation_return is None else {"foundation_return": args.foundation_return == "on"}
-    names = (("jokers", "jokers"), ("draw", "draw"), ("waste_start", "waste_start"))
-    return {key: getattr(args, attr) for attr, key in names if getattr(args, attr) is not None}
-
-
 @verb(
     "solve",
     "solve a deal (verdict, winning line, nodes, time), or the solvability of N random deals",
@@ -572,12 +396,7 @@ def _rule_options(args: argparse.Namespace, game: str) -> dict[str, Any]:
     DRAW_ARG,
     WASTE_START_ARG,
     FOUNDATION_RETURN_ARG,
-    arg(
-        "--max-nodes",
-        type=_positive,
-        metavar="N",
-        help="node budget per deal; a spent budget is 'intractable' (default: the solver's own)",
-    ),
+    max_nodes_arg("node budget per deal; a spent budget is 'intractable' (default: the solver's own)"),
     arg("--deals", type=_positive, metavar="N", help="solve N random deals drawn from --seed and print a table"),
     arg("--workers", type=_positive, metavar="W", help="with --deals: worker processes (default: all cores)"),
     arg(
@@ -589,158 +408,49 @@ def _rule_options(args: argparse.Namespace, game: str) -> dict[str, Any]:
     epilog=SOLVE_EPILOG,
 )
 def cmd_solve(args: argparse.Namespace) -> int:
+    from solitaire_env.solvability import DealResult, write_results_json
+    from solitaire_env.solving import solve
+
     if args.deals is not None:
         return _solve_many(args)
     for option, value in (("--workers", args.workers), ("--no-progress", args.no_progress or None)):
         if value is not None:
             raise CLIError(f"{option} applies to --deals N only")
-    from solitaire_env.solving import solve
-
     deal, letter = load_deal(args)
-    game: TriPeaksGame | FortyThievesGame
-    if isinstance(deal, FortyThievesDeal):
-        game = FortyThievesGame(deal, FortyThievesRules(**_rule_options(args, "FT")))
-    else:
-        options = _rule_options(args, "TP")
-        options["jokers"] = deal.jokers
-        game = TriPeaksGame(deal, TriPeaksRules(wrap=letter == "E", **options))
+    game = game_for(args, deal, letter)
     _check_output("--json", args.json)
     solve(game, max_nodes=1)  # load the compiled solver first, so that the time is the search's
     result = solve(game, max_nodes=args.max_nodes)
-    print(solve_text(game, letter, result, max_nodes=args.max_nodes, source=_source_text_for_note(args)), end="")
+    print(solve_text(game, letter, result, max_nodes=args.max_nodes, source=source_note(args)), end="")
     if args.json is not None:
-        from solitaire_env.solvability import DealResult
-
-        name = str(deal.code) if deal.code is not None else str(deal)
-        row = DealResult(name, result.status, result.nodes, result.best, result.seconds, result.line)
-        _write_json(args.json, {"max_nodes": args.max_nodes, "results": [row.to_dict()]})
+        row = DealResult.of(str(deal.code) if deal.code is not None else str(deal), result)
+        write_results_json(args.json, {"max_nodes": args.max_nodes, "results": [row.to_dict()]})
     return 0
 
 
-def _write_json(path: str, data: dict[str, Any]) -> None:
-    """Write ``data`` to ``path`` as JSON, one key a line and one per-deal row (``data["results"]``)
-    a line, making missing parent folders (the path was checked before the work started)."""
-    import json
-
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("{\n")
-        for key, value in data.items():
-            if key != "results":
-                f.write(f" {json.dumps(key)}: {json.dumps(value)},\n")
-        rows = ",\n".join(f"  {json.dumps(row)}" for row in data["results"])
-        f.write(f' "results": [\n{rows}\n ]\n}}\n')
-
-
-def _game_lines(game: Any, letter: str, source: str | None) -> list[str]:
-    """The first lines of ``solve`` and ``hint``: code, game and the rules ``game`` plays by."""
-    is_tp = isinstance(game, TriPeaksGame)
-    lines = []
-    for line in _code_lines(game.deal, "TP" if is_tp else "FT", source):
-        label, value = line.split(":", 1)
-        lines.append(f"{label + ':':<9}{value.strip()}")
-    if is_tp:
-        rules = game.rules
-        extra = [f"draw {rules.draw}"] if rules.draw != "anytime" else []
-        extra += ["all cards face up"] if rules.faces != "standard" else []
-        extra += [f"waste start {rules.waste_start}"] if rules.waste_start != "card" else []
-        extra += [f"{rules.jokers} joker(s)"] if rules.jokers else []
-        lines.append(f"rules:   {RULE_NAMES[letter]}" + (f"; {', '.join(extra)}" if extra else ""))
-    else:
-        lines.append(f"rules:   N (the app's); foundation return {'on' if game.rules.foundation_return else 'off'}")
-    return lines
-
-
-def solve_text(game: Any, letter: str, result: Any, *, max_nodes: int | None = None, source: str | None = None) -> str:
-    """What ``solve`` prints for one deal: the deal, the verdict, the line in actions and in
-    words (replayed on a copy of ``game``), the node count and the time."""
-    from solitaire_env.solvability import default_budget
-
-    is_tp = isinstance(game, TriPeaksGame)
-    total, verb_done, verb_now = (28, "cleared", "clears") if is_tp else (104, "founded", "founds")
-    lines = _game_lines(game, letter, source)
-    budget = max_nodes if max_nodes is not None else default_budget("TP" if is_tp else "FT")
-    if result.status == "solved":
-        verdict = f"solved: a winning line of {len(result.line)} moves"
-    elif result.status == "unsolvable":
-        found = f"the best line found {verb_now} {result.best} of {total}"
-        verdict = f"unsolvable: the search is exhausted, no line wins; {found}"
-    else:
-        verdict = (
-            f"intractable: the budget of {budget:,} nodes ran out before a verdict "
-            f"(not a proof either way); the best line found {verb_now} {result.best} of {total}"
-        )
-    lines.append(f"verdict: {verdict}")
-    lines.append(f"nodes:   {result.nodes:,} (budget {budget:,})")
-    lines.append(f"time:    {1000 * result.seconds:.1f} ms")
-    title = "winning line" if result.status == "solved" else "best line"
-    lines.append("")
-    lines.append(f"{title} ({len(result.line)} actions): {' '.join(map(str, result.line)) or '(empty)'}")
-    g = game.copy()
-    width = len(str(len(result.line)))
-    for i, action in enumerate(result.line, 1):
-        name = g.action_name(action)
-        reason = g.try_play(action)
-        if reason is not None:  # a solver bug: say so rather than print a wrong line
-            raise CLIError(f"the solver's line is illegal at move {i} ({name}): {reason}")
-        if is_tp and action == 28:
-            name += f" ({card_text(g.waste[-1])})"
-        lines.append(f"  {i:>{width}}. {name}")
-    state = "won" if g.won else "not won"
-    lines.append(f"after the line: {state}, {g.progress}/{total} {verb_done}")
-    return "\n".join(lines) + "\n"
-
-
 def _solve_many(args: argparse.Namespace) -> int:
-    import time
+    from solitaire_env.solvability import SolvabilityRun, default_workers, summary_table, write_results_json
 
-    from solitaire_env import solvability as stats
-
-    if _source_text(args) is not None:
+    if source_text(args) is not None:
         raise CLIError("give one deal (CODE, --string-in or --file) or --deals N, not both")
-    game: GameCode = args.game or "TP"
-    why = f" (--game {game.lower()})" if args.game else " (--game tp by default; add --game ft for Forty Thieves)"
-    _check_game_options(args, game, "the random deals", why)
-    rule = args.rules or game_spec(game).default_rule  # --rules is refused above for a game without it
-    seed = 0 if args.seed is None else args.seed
-    rules = _rule_options(args, game)
-    workers = args.workers or stats.default_workers()
-    budget = args.max_nodes if args.max_nodes is not None else stats.default_budget(game)
+    game = random_game(args, "the random deals")
+    run = SolvabilityRun(
+        game,
+        args.rules or game_spec(game).default_rule,  # --rules is refused above for a game without it
+        args.deals,
+        seed=0 if args.seed is None else args.seed,
+        rules=rule_options(args, game),
+        max_nodes=args.max_nodes,
+        workers=args.workers or default_workers(),
+    )
     _check_output("--json", args.json)
-    codes = stats.draw_codes(args.deals, seed, game, rule)
-    what = f"{GAME_TITLES[game]}" + (f", rules {rule}: {RULE_NAMES[rule]}" if game == "TP" else "")
-    if rules:
-        what += "; " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rules.items())
-    print(what)
-    print(
-        f"{args.deals} deals: codes {codes[0]}{' ...' if len(codes) > 1 else ''} drawn from numpy "
-        f"default_rng({seed}) by random_code; budget {budget:,} nodes per deal; "
-        f"{min(workers, args.deals)} worker process(es)"
-    )
-    start = time.perf_counter()
-    rows = stats.solvability(
-        codes, max_nodes=args.max_nodes, workers=workers, progress=not args.no_progress, rules=rules
-    )
-    wall = time.perf_counter() - start
+    codes = run.codes()
+    print(run.header(codes), end="")
+    rows, wall = run.solve(codes, progress=not args.no_progress)
     print()
-    print(stats.summary_table(rows, wall_seconds=wall), end="")
+    print(summary_table(rows, wall_seconds=wall), end="")
     if args.json is not None:
-        _write_json(
-            args.json,
-            {
-                "game": game,
-                "rule": rule,
-                "rules": rules,
-                "seed": seed,
-                "deals": args.deals,
-                "codes_from": f"numpy.random.default_rng({seed}) + solitaire_env.common.deals.random_code",
-                "max_nodes": budget,
-                "workers": min(workers, args.deals),
-                "wall_seconds": wall,
-                "summary": stats.summary(rows),
-                "results": [row.to_dict() for row in rows],
-            },
-        )
+        write_results_json(args.json, run.to_json(rows, wall))
     return 0
 
 
@@ -770,144 +480,6 @@ examples:
   solitaire-env hint FT1-N-AAAAAAB --moves "move AC from column 2 to foundation,draw"
 """
 
-_TP_REMOVE = re.compile(r"remove\s+(\S+)(?:\s*\(\s*slot\s+(\d+)\s*\))?", re.IGNORECASE)
-_FT_PLACE = r"column\s+\d+|waste|foundation(?:\s+\d+)?"
-_FT_MOVE = re.compile(rf"move\s+(.+?)\s+from\s+({_FT_PLACE})\s+to\s+({_FT_PLACE})", re.IGNORECASE)
-
-
-def _ft_place(text: str, *, dest: bool) -> int:
-    """A Forty Thieves place of an action name: ``column 3``, ``waste``, ``foundation 2``
-    (a source), ``foundation`` (the destination)."""
-    from solitaire_env.fortythieves.rules import FIRST_FOUNDATION_SRC, FOUNDATION, NUM_COLUMNS, WASTE
-
-    words = text.lower().split()
-    if words[0] == "column" and 1 <= int(words[1]) <= NUM_COLUMNS:
-        return int(words[1]) - 1
-    if dest:
-        if words == ["foundation"]:
-            return FOUNDATION
-        raise ValueError(f"a move goes to 'column 1'-'column 10' or 'foundation', not {text!r}")
-    if words == ["waste"]:
-        return WASTE
-    if words[0] == "foundation" and len(words) == 2 and 1 <= int(words[1]) <= 8:
-        return FIRST_FOUNDATION_SRC + int(words[1]) - 1
-    raise ValueError(
-        f"a move comes from 'column 1'-'column 10', 'waste' or 'foundation 1'-'foundation 8', not {text!r}"
-    )
-
-
-def parse_move(game: TriPeaksGame | FortyThievesGame, text: str) -> int:
-    """The env action that ``text`` names in ``game``'s position: an action number, or an
-    action name as ``game.action_name`` prints it.  ``ValueError`` saying why not."""
-    from solitaire_env.common.cards import parse_card
-
-    is_tp = isinstance(game, TriPeaksGame)
-    draw = 28 if is_tp else 209
-    want = (
-        "want an action number 0-28, 'draw', or 'remove <card> (slot <n>)'"
-        if is_tp
-        else "want an action number 0-209, 'draw', or 'move <card> from <place> to <place>'"
-    )
-    word = " ".join(text.split())
-    if word.isdigit():
-        action = int(word)
-        if action > draw:
-            raise ValueError(f"not a {GAME_TITLES['TP' if is_tp else 'FT']} action: {want}")
-        return action
-    if word.lower() == "draw":
-        return draw
-    if isinstance(game, TriPeaksGame):
-        m = _TP_REMOVE.fullmatch(word)
-        if m is None:
-            raise ValueError(want)
-        card_word, slot_word = m.groups()
-        card = None if card_word == "??" else parse_card(card_word)
-        if slot_word is not None:
-            slot = int(slot_word)
-            if slot >= draw:
-                raise ValueError(f"no slot {slot}: slots are 0-27")
-            up = game.face_up >> slot & 1 and not game.removed >> slot & 1
-            if card is not None and up and game.tableau[slot] != card:
-                raise ValueError(f"slot {slot} holds {card_text(game.tableau[slot])}, not {card_text(card)}")
-            return slot
-        if card is None:
-            raise ValueError("'remove ??' needs its slot: 'remove ?? (slot <n>)'")
-        showing = game.face_up & ~game.removed
-        slots = [i for i in range(draw) if showing >> i & 1 and game.tableau[i] == card]
-        if not slots:
-            raise ValueError(f"{card_text(card)} is not a face-up card of the board")
-        return slots[0]
-    m = _FT_MOVE.fullmatch(word)
-    if m is None:
-        raise ValueError(want)
-    card_word, src_word, dst_word = m.groups()
-    src, dst = _ft_place(src_word, dest=False), _ft_place(dst_word, dest=True)
-    if card_word.lower() != "the top card":
-        card = parse_card(card_word)
-        top = game.source_card(src)
-        if top is not None and top != card:
-            raise ValueError(f"the card on top of {src_word.lower()} is {card_text(top)}, not {card_text(card)}")
-    return src * 11 + dst
-
-
-def play_moves(game: TriPeaksGame | FortyThievesGame, moves: str) -> list[tuple[int, str]]:
-    """Play ``--moves`` (comma-separated, see :func:`parse_move`) on ``game`` through the rules
-    core; returns each played move as ``(action, name)`` (a draw's name says the card drawn).
-    The first bad or illegal move is a one-line :class:`CLIError` naming its place in the list
-    and why (the game's reason)."""
-    tokens = [t.strip() for t in moves.split(",")]
-    if tokens == [""]:
-        return []
-    draw = 28 if isinstance(game, TriPeaksGame) else 209
-    played: list[tuple[int, str]] = []
-    for i, token in enumerate(tokens, 1):
-        where = f"--moves: move {i} of {len(tokens)} ({token!r})"
-        if not token:
-            raise CLIError(f"{where} is empty: give moves separated by single commas")
-        try:
-            action = parse_move(game, token)
-        except ValueError as error:
-            raise CLIError(f"{where}: {_one_line(error)}") from None
-        name = game.action_name(action)
-        reason = game.try_play(action)
-        if reason is not None:
-            raise CLIError(f"{where}, {name}, is illegal: {game.REASONS[reason]} ({reason})")
-        if action == draw:
-            name += f" ({card_text(game.waste[-1])})"
-        played.append((action, name))
-    return played
-
-
-def hint_text(
-    game: TriPeaksGame | FortyThievesGame, letter: str, h: Any, played: list[tuple[int, str]], source: str | None
-) -> str:
-    """What ``hint`` prints: the deal, the moves played, the board, the hint and its verdict."""
-    lines = _game_lines(game, letter, source)
-    if played:
-        lines.append(f"moves:   {len(played)} played: {' '.join(str(action) for action, _ in played)}")
-        width = len(str(len(played)))
-        lines += [f"  {i:>{width}}. {name}" for i, (_, name) in enumerate(played, 1)]
-    else:
-        lines.append("moves:   none: the position at the start of the deal")
-    board = tripeaks_ansi if isinstance(game, TriPeaksGame) else fortythieves_ansi
-    lines += ["", *board(game.public_view()).rstrip("\n").split("\n"), ""]
-    if h.action is None:
-        lines.append(f"hint:    no move: {h.reason}")
-    else:
-        lines.append(f"hint:    {h.action} = {h.name}")
-    if h.verdict == "winnable" and h.line:
-        verdict = f"winnable: {h.reason} ({len(h.line)} moves: {' '.join(map(str, h.line))})"
-    elif h.verdict == "unwinnable":
-        verdict = f"unwinnable: {h.reason}" + (
-            f"; the move starts the line that gets furthest ({len(h.line)} moves)" if h.line else ""
-        )
-    else:
-        verdict = f"{h.verdict}: {h.reason}"
-    lines.append(f"verdict: {verdict}")
-    if h.nodes:
-        lines.append(f"nodes:   {h.nodes:,} (the solver ran: every card is known)")
-    return "\n".join(lines) + "\n"
-
 
 @verb(
     "hint",
@@ -919,30 +491,17 @@ def hint_text(
     FACES_ARG,
     WASTE_START_ARG,
     FOUNDATION_RETURN_ARG,
-    arg(
-        "--max-nodes",
-        type=_positive,
-        metavar="N",
-        help="the solver's node budget once every card is known (default: the hint's own)",
-    ),
+    max_nodes_arg("the solver's node budget once every card is known (default: the hint's own)"),
     epilog=HINT_EPILOG,
 )
 def cmd_hint(args: argparse.Namespace) -> int:
     from solitaire_env import hint
 
     deal, letter = load_deal(args)
-    game: TriPeaksGame | FortyThievesGame
-    if isinstance(deal, FortyThievesDeal):
-        game = FortyThievesGame(deal, FortyThievesRules(**_rule_options(args, "FT")))
-    else:
-        options = _rule_options(args, "TP")
-        options["jokers"] = deal.jokers
-        if args.faces is not None:
-            options["faces"] = args.faces
-        game = TriPeaksGame(deal, TriPeaksRules(wrap=letter == "E", **options))
+    game = game_for(args, deal, letter)
     played = play_moves(game, args.moves)
     h = hint(game, max_nodes=args.max_nodes)
-    print(hint_text(game, letter, h, played, _source_text_for_note(args)), end="")
+    print(hint_text(game, letter, h, played, source_note(args)), end="")
     return 0
 
 
@@ -978,10 +537,6 @@ examples:
   solitaire-env eval --config configs/eval_tripeaks_easy.yaml --backend ray --ray-address auto
   solitaire-env eval --config configs/eval_fortythieves.yaml --dry-run
 """
-
-
-def _game_name(text: str) -> str:
-    return game_name(_game(text))
 
 
 #: The numba kernels an agent compiles on its first call, by (agent name, game): the module and
@@ -1108,9 +663,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except RayUnavailableError as error:
         raise CLIError(str(error)) from None
     except RuntimeError as error:  # an agent's illegal move, a worker that died
-        raise CLIError(_one_line(error)) from None
+        raise CLIError(one_line(error)) from None
     except OutputWriteError as error:
-        raise CLIError(f"{_one_line(error)} (the table above is complete)") from None
+        raise CLIError(f"{one_line(error)} (the table above is complete)") from None
     if config.out is not None:
         print(f"wrote {os.path.join(config.out, 'results.json')} and summary.csv, pairs.csv, episodes.csv")
     if config.record is not None:
@@ -1175,7 +730,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                     f"ok  {report.path}: {deal} {agent} {state}, score {r['score']}, {progress}, {o['steps']} actions"
                 )
     except ReplayMismatch as error:
-        print(f"{PROG}: error: {_one_line(error)}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(error)}", file=sys.stderr)
         return EXIT_MISMATCH
     finally:
         replayer.close()

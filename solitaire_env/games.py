@@ -27,11 +27,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from solitaire_env.common.deals import DealCode
     from solitaire_env.fortythieves.deal import FortyThievesDeal
     from solitaire_env.tripeaks.deal import TriPeaksDeal
-
-    from typing import TypeAlias
 
     Deal: TypeAlias = TriPeaksDeal | FortyThievesDeal
 

@@ -49,7 +49,9 @@ __all__ = [
     "Verdict",
     "fortythieves_advice",
     "fortythieves_knowledge",
+    "game_knowledge",
     "hint",
+    "public_advice",
     "public_move",
     "tripeaks_advice",
     "tripeaks_knowledge",
@@ -101,19 +103,33 @@ class Hint:
 # ---------------------------------------------------------------------- the hint
 
 
+def game_knowledge(game: TriPeaksGame | FortyThievesGame) -> TriPeaksKnowledge | FortyThievesKnowledge:
+    """The public information of ``game``: :func:`tripeaks_knowledge` or :func:`fortythieves_knowledge`."""
+    if isinstance(game, TriPeaksGame):
+        return tripeaks_knowledge(game)
+    if isinstance(game, FortyThievesGame):
+        return fortythieves_knowledge(game)
+    raise TypeError(f"not a TriPeaks or Forty Thieves game: {type(game).__name__}")
+
+
+def public_advice(k: TriPeaksKnowledge | FortyThievesKnowledge) -> int | None:
+    """The heuristic's move from a knowledge object (``None`` when it has none)."""
+    if isinstance(k, TriPeaksKnowledge):
+        return tripeaks_advice(k)
+    return fortythieves_advice(k)
+
+
 def public_move(game: TriPeaksGame | FortyThievesGame) -> int | None:
     """The heuristic's move from what the player has seen (``None`` when it has none).
 
     The same whatever the unseen cards are: it reads the game only through
-    :func:`tripeaks_knowledge` / :func:`fortythieves_knowledge`.  The move is always legal.
+    :func:`game_knowledge`.  The move is always legal.
     """
-    if isinstance(game, TriPeaksGame):
-        action = tripeaks_advice(tripeaks_knowledge(game))
-    elif isinstance(game, FortyThievesGame):
-        action = fortythieves_advice(fortythieves_knowledge(game))
-    else:
+    if not isinstance(game, TriPeaksGame | FortyThievesGame):
         raise TypeError(f"public_move() takes a TriPeaks or Forty Thieves game, not {type(game).__name__}")
-    if action is not None and not game.legal_mask() >> action & 1:  # pragma: no cover - a bug if it happens
+    k = game_knowledge(game)
+    action = public_advice(k)
+    if action is not None and not k.legal_mask >> action & 1:  # pragma: no cover - a bug if it happens
         raise AssertionError(f"the heuristic suggested an illegal move {action} ({game.action_name(action)})")
     return action
 

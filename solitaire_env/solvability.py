@@ -15,16 +15,23 @@ The library half of ``solitaire-env solve --deals N`` (the command line only par
 - :func:`summary_table`: solved / unsolvable / intractable counts, each share with its 95%
   Wilson score interval (:func:`solitaire_env.common.statistics.wilson`, re-exported here), mean and
   max nodes, mean solver time per deal.
+- :class:`SolvabilityRun`: the settings of one run (game, rule, N codes from a seed, extra rule
+  options, budget, workers): its codes, the lines that describe it, the solving (timed) and
+  the JSON it records; :func:`write_results_json` writes that JSON (and the one row of a
+  single ``solve --json``), one per-deal row a line.
 """
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
@@ -32,10 +39,15 @@ from solitaire_env.common.deals import GameCode, GameName, draw_codes, parse_dea
 from solitaire_env.common.result import Status
 from solitaire_env.common.statistics import wilson
 from solitaire_env.games import code_letter, make_game
+from solitaire_env.text import GAME_TITLES, RULE_NAMES
+
+if TYPE_CHECKING:
+    from solitaire_env.common.result import SolveResult
 
 __all__ = [
     "STATUSES",
     "DealResult",
+    "SolvabilityRun",
     "counts",
     "default_budget",
     "default_workers",
@@ -47,6 +59,7 @@ __all__ = [
     "summary_table",
     "warm_up",
     "wilson",
+    "write_results_json",
 ]
 
 #: The verdicts, in the order the table lists them.
@@ -68,6 +81,11 @@ class DealResult:
     def solved(self) -> bool:
         return self.status == "solved"
 
+    @classmethod
+    def of(cls, code: str, result: SolveResult) -> DealResult:
+        """The row of ``result``, the solver's answer for the deal named ``code``."""
+        return cls(code, result.status, result.nodes, result.best, result.seconds, result.line)
+
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["line"] = list(self.line)
@@ -78,8 +96,7 @@ def solve_code(code: str, max_nodes: int | None = None, rules: dict[str, Any] | 
     """Solve the deal of one code (in this process)."""
     from solitaire_env.solving import solve
 
-    result = solve(make_game(code, rules), max_nodes=max_nodes)
-    return DealResult(code, result.status, result.nodes, result.best, result.seconds, result.line)
+    return DealResult.of(code, solve(make_game(code, rules), max_nodes=max_nodes))
 
 
 def warm_up(code: str, rules: dict[str, Any] | None = None) -> None:
@@ -218,3 +235,79 @@ def summary_table(rows: Sequence[DealResult], *, wall_seconds: float | None = No
     if wall_seconds is not None:
         text.append(f"wall time {wall_seconds:.1f} s ({1000 * wall_seconds / n if n else 0:.2f} ms per deal)")
     return "\n".join(text) + "\n"
+
+
+@dataclass(frozen=True)
+class SolvabilityRun:
+    """One run of ``solve --deals N``: ``deals`` codes of ``game`` under ``rule`` drawn from
+    ``seed`` (:func:`draw_codes`), solved under the extra rule options ``rules`` with
+    ``max_nodes`` per deal (``None``: the solver's own budget) in ``workers`` processes."""
+
+    game: GameCode
+    rule: str
+    deals: int
+    seed: int = 0
+    rules: dict[str, Any] = field(default_factory=dict)
+    max_nodes: int | None = None
+    workers: int = field(default_factory=default_workers)
+
+    @property
+    def budget(self) -> int:
+        """The node budget per deal."""
+        return self.max_nodes if self.max_nodes is not None else default_budget(self.game)
+
+    @property
+    def processes(self) -> int:
+        """The worker processes the run uses (never more than its deals)."""
+        return min(self.workers, self.deals)
+
+    def codes(self) -> list[str]:
+        """The run's deal codes, in order."""
+        return draw_codes(self.deals, self.seed, self.game, self.rule)
+
+    def header(self, codes: Sequence[str]) -> str:
+        """Two lines: the game, rules and options; the codes, where they come from, the budget
+        and the workers."""
+        what = GAME_TITLES[self.game] + (f", rules {self.rule}: {RULE_NAMES[self.rule]}" if self.game == "TP" else "")
+        if self.rules:
+            what += "; " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.rules.items())
+        return (
+            f"{what}\n{self.deals} deals: codes {codes[0]}{' ...' if len(codes) > 1 else ''} drawn from numpy "
+            f"default_rng({self.seed}) by random_code; budget {self.budget:,} nodes per deal; "
+            f"{self.processes} worker process(es)\n"
+        )
+
+    def solve(self, codes: Sequence[str], *, progress: bool = False) -> tuple[list[DealResult], float]:
+        """Solve ``codes`` (:func:`solvability`): the rows and the wall time in seconds."""
+        start = time.perf_counter()
+        rows = solvability(codes, max_nodes=self.max_nodes, workers=self.workers, progress=progress, rules=self.rules)
+        return rows, time.perf_counter() - start
+
+    def to_json(self, rows: Sequence[DealResult], wall_seconds: float) -> dict[str, Any]:
+        """What ``--json`` records of the run: its settings, :func:`summary` and every row."""
+        return {
+            "game": self.game,
+            "rule": self.rule,
+            "rules": self.rules,
+            "seed": self.seed,
+            "deals": self.deals,
+            "codes_from": f"numpy.random.default_rng({self.seed}) + solitaire_env.common.deals.random_code",
+            "max_nodes": self.budget,
+            "workers": self.processes,
+            "wall_seconds": wall_seconds,
+            "summary": summary(rows),
+            "results": [row.to_dict() for row in rows],
+        }
+
+
+def write_results_json(path: str, data: dict[str, Any]) -> None:
+    """Write ``data`` to ``path`` as JSON, one key a line and one per-deal row (``data["results"]``)
+    a line, making missing parent folders."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("{\n")
+        for key, value in data.items():
+            if key != "results":
+                f.write(f" {json.dumps(key)}: {json.dumps(value)},\n")
+        rows = ",\n".join(f"  {json.dumps(row)}" for row in data["results"])
+        f.write(f' "results": [\n{rows}\n ]\n}}\n')

@@ -11,8 +11,10 @@ from agents.base import Agent, PublicState, decide, public_state
 from agents.registry import AgentOptionError, UnknownAgentError, agent_names, agent_options, make_agent
 from solitaire_env.common.cards import JOKER
 from solitaire_env.fortythieves.env import FortyThievesEnv
+from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.solvability import draw_codes
 from solitaire_env.tripeaks.env import TriPeaksEnv
+from solitaire_env.tripeaks.game import TriPeaksGame
 
 
 def positions(game: str, n: int, **rules: object) -> list[tuple[object, list[int]]]:
@@ -72,7 +74,10 @@ def test_a_public_state_holds_no_hidden_card() -> None:
         known = {c for c in state.layout if c is not None} | {c for c in state.stock if c is not None}
         assert not hidden & known
         assert "game" not in vars(state) or state.game == "tripeaks"  # a name, not the game object
-        assert all(not hasattr(v, "legal_mask") for v in vars(state).values())
+        # no game object anywhere: not among the state's values nor its knowledge object's
+        values = [*vars(state).values(), *state.knowledge._asdict().values()]
+        assert all(not callable(getattr(v, "legal_mask", None)) for v in values)
+        assert not any(isinstance(v, TriPeaksGame | FortyThievesGame) for v in values)
 
 
 def test_decide_refuses_an_illegal_choice() -> None:

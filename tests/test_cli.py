@@ -1258,3 +1258,60 @@ def test_solvability_rows_and_summary_table() -> None:
     assert lines[5].split() == ["all", "4", "100.00%", "385", "1,001", "38.50"]
     assert lines[6] == "wall time 2.0 s (500.00 ms per deal)"
     assert summary_table([]).splitlines()[2].split()[:3] == ["solved", "0", "0.00%"]
+
+
+def test_solvability_run_is_the_library_half_of_solve_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    """``SolvabilityRun`` from Python: the header ``solve --deals`` prints, the worker count
+    capped by the deals, the default budget, the solving and the JSON record of its rows."""
+    from solitaire_env.solvability import SolvabilityRun, default_budget, draw_codes, solve_code
+
+    many = SolvabilityRun("TP", "C", 2, seed=3, rules={"draw": "when_stuck"}, max_nodes=500, workers=8)
+    codes = many.codes()
+    assert codes == draw_codes(2, 3, "TP", "C") and many.processes == 2 and many.budget == 500
+    assert many.header(codes).splitlines() == [
+        "TriPeaks, rules C: Classic (K and A are not adjacent); draw when_stuck",
+        f"2 deals: codes {codes[0]} ... drawn from numpy default_rng(3) by random_code; "
+        "budget 500 nodes per deal; 2 worker process(es)",
+    ]
+    assert SolvabilityRun("FT", "N", 1).budget == default_budget("FT")
+    one = SolvabilityRun("TP", "C", 2, seed=3, rules={"draw": "when_stuck"}, max_nodes=500, workers=1)
+    rows, wall = one.solve(codes)
+    assert isinstance(wall, float)
+    expected = [solve_code(c, 500, {"draw": "when_stuck"}) for c in codes]
+    assert [(r.code, r.status, r.nodes) for r in rows] == [(e.code, e.status, e.nodes) for e in expected]
+    record = many.to_json(rows, wall)
+    assert (record["max_nodes"], record["workers"], record["rules"]) == (500, 2, {"draw": "when_stuck"})
+    assert [r["code"] for r in record["results"]] == codes and record["summary"]["deals"] == 2
+    argv = ("--deals", "2", "--seed", "3", "--rules", "C", "--draw", "when_stuck", "--max-nodes", "500")
+    status, out, _ = run(capsys, "solve", *argv, "--workers", "1", "--no-progress")
+    assert status == 0 and out.startswith(one.header(codes) + "\n")
+
+
+def test_deal_args_work_without_the_command_line() -> None:
+    """``deal_args`` from Python on a plain namespace: the deal, its rule letter, the rules and
+    the game the options make; an option of the other game is a one-line ValueError."""
+    import argparse
+
+    from solitaire_env.deal_args import game_for, load_deal, rule_options
+    from solitaire_env.fortythieves.game import FortyThievesGame
+    from solitaire_env.tripeaks.game import TriPeaksGame
+
+    def ns(**given: object) -> argparse.Namespace:
+        names = ("code", "string_in", "file", "game", "seed", "rules", "jokers", "draw", "faces", "waste_start")
+        return argparse.Namespace(**{**dict.fromkeys((*names, "foundation_return")), **given})
+
+    args = ns(code=" tp1-c-aaaaaab ", jokers=1, draw="when_stuck", faces="open")
+    deal, letter = load_deal(args)
+    assert (str(deal.code), letter, deal.jokers) == ("TP1-C-AAAAAAB", "C", 1)
+    assert deal == decode_deal("TP1-C-AAAAAAB", jokers=1)
+    assert rule_options(args, "TP") == {"jokers": 1, "draw": "when_stuck"}
+    game = game_for(args, deal, letter)
+    assert isinstance(game, TriPeaksGame)
+    assert game.rules == TriPeaksRules(wrap=False, draw="when_stuck", faces="open", jokers=1)
+    ft = ns(game="FT", seed=5, foundation_return="off")
+    deal, letter = load_deal(ft)
+    assert letter == "N" and isinstance(deal, FortyThievesDeal)
+    game = game_for(ft, deal, letter)
+    assert isinstance(game, FortyThievesGame) and game.rules == FortyThievesRules(foundation_return=False)
+    with pytest.raises(ValueError, match=r"^--draw applies to TriPeaks only, and FT1-N-AAAAAAB is a Forty Thieves"):
+        load_deal(ns(code="FT1-N-AAAAAAB", draw="anytime"))

@@ -1,6 +1,6 @@
 """Forty Thieves rules: one test per rule of SPEC section 4 and of seed 004 (Quarante Voleurs as an
-app plays it), with its numbers; the app's scoring, undo, the tap / double-click helpers and the
-deal codes at the env level."""
+app plays it), with its numbers; the app's scoring, undo, ``with_stock``, the tap / double-click
+helpers (fortythieves/session.py) and the deal codes at the env level."""
 
 from __future__ import annotations
 
@@ -51,6 +51,7 @@ from solitaire_env.fortythieves.rules import (
     get_scoring,
     split_action,
 )
+from solitaire_env.fortythieves.session import double_click_action, tap_action
 from solitaire_env.games import decode_deal
 
 # --------------------------------------------------------------------------- helpers
@@ -413,7 +414,7 @@ def test_foundation_return_off():
             assert game.illegal_reason(back(f, dst)) == "return_not_allowed"
     assert not any(game.legal_mask() >> a & 1 for a in range(FIRST_FOUNDATION_SRC * 11, DRAW))
     assert game.try_play(back(1, 9)) == "return_not_allowed"
-    assert game.double_click_action(FIRST_FOUNDATION_SRC + 1) is None
+    assert double_click_action(game, FIRST_FOUNDATION_SRC + 1) is None
 
 
 # --------------------------------------------------------------------------- stock and waste
@@ -483,7 +484,7 @@ def test_after_a_win_every_action_is_game_over():
         assert game.illegal_reason(a) == "game_over"
         assert game.try_play(a) == "game_over"
     assert snapshot(game) == state
-    assert game.tap_action(WASTE) is None and game.double_click_action(FIRST_FOUNDATION_SRC) is None
+    assert tap_action(game, WASTE) is None and double_click_action(game, FIRST_FOUNDATION_SRC) is None
 
 
 def test_a_dead_end_is_over_without_being_won():
@@ -649,7 +650,73 @@ def test_undo_after_a_win():
     assert game.undo()
     assert not game.won and game.score == 1175 and game.founded == 103
     assert column_texts(game, 7) == ["KC"] and game.legal_mask() >> found(7) & 1
-    assert game.tap_action(7) == found(7)
+    assert tap_action(game, 7) == found(7)
+
+
+def test_with_stock_deals_the_unseen_cards_in_another_order():
+    # a determinization: the same game (position, counters, hash, history) with the never-seen
+    # stock cards in another order; only the draws still to come differ
+    rnd = random.Random(5)
+    game = FortyThievesGame(FortyThievesDeal.from_seed(3))
+    for _ in range(40):
+        legal = game.legal_actions()
+        game.play(DRAW if DRAW in legal and rnd.random() < 0.3 else rnd.choice(legal))
+    play_all(game, [DRAW, DRAW])
+    assert game.undo()  # the last draw undone: its card is back in the stock, and seen
+    seen, original = game.stock_seen, game.stock
+    assert game.stock_pos == seen - 1 and 6 <= seen < STOCK_SIZE - 2
+    stock = original[:seen] + tuple(reversed(original[seen:]))
+    assert stock[seen] != original[seen]
+    before = snapshot(game)
+    before_hash = game.position_hash
+
+    other = game.with_stock(list(stock))  # a list is taken too
+    assert other is not game and other.stock == stock and isinstance(other.stock, tuple)
+    assert other.deal.columns == game.deal.columns and other.deal.stock == stock
+    assert other.deal.code is None  # a deal of another order is no longer the code's deal
+    assert snapshot(other) == before and other.position_hash == before_hash
+    assert other.stock_seen == seen and other.unseen_cards() == list(stock[seen:])
+    assert game.stock == original and snapshot(game) == before  # the game itself is untouched
+
+    # the history came along: both undo the same moves
+    twin = game.copy()
+    while twin.undo():
+        assert other.undo()
+        assert undo_snapshot(other) == undo_snapshot(twin)
+    assert not other.undo()
+    assert snapshot(game) == before  # and playing on the copy never touches the game
+
+    # the draws to come follow the new order, the seen ones stay where they were
+    for g in (game, other):
+        while g.stock_pos <= seen:
+            g.play(DRAW)
+    assert game.waste[-1] == original[seen] and other.waste[-1] == stock[seen]
+
+
+def test_with_stock_refuses_another_deal():
+    game = FortyThievesGame(FortyThievesDeal.from_seed(3))
+    play_all(game, [DRAW] * 3)
+    assert game.undo()  # the third card is back in the stock, but it was seen: it stays in its place
+    stock, seen = game.stock, game.stock_seen
+    assert seen == 3 and game.stock_pos == 2
+    unseen = list(stock[seen:])
+    assert game.with_stock(stock[:seen] + tuple(unseen[1:] + unseen[:1])).stock_pos == 2
+    undone = stock[:2] + stock[seen : seen + 1] + stock[2:3] + stock[seen + 1 :]  # the undone card swapped
+    assert sorted(undone) == sorted(stock) and undone[2] != stock[2]
+    with pytest.raises(ValueError, match="with_stock"):
+        game.with_stock(undone)
+    with pytest.raises(ValueError, match="with_stock"):
+        game.with_stock(stock[:-1])  # a card short
+    with pytest.raises(ValueError, match="with_stock"):
+        game.with_stock(stock + stock[:1])  # a card more
+    moved = stock[1 : seen + 1] + stock[:1] + stock[seen + 1 :]  # a seen card moved (same cards)
+    assert sorted(moved) == sorted(stock) and moved[:seen] != stock[:seen]
+    with pytest.raises(ValueError, match="with_stock"):
+        game.with_stock(moved)
+    other_card = next(c for c in range(52) if c != unseen[0])
+    with pytest.raises(DealStringError, match="exactly"):  # another card: the deal checks the counts
+        game.with_stock((*stock[:seen], other_card, *stock[seen + 1 :]))
+    assert game.stock == stock
 
 
 def test_undo_limit():
@@ -755,6 +822,7 @@ def test_more_nothing_to_move_and_same_place_cases():
 
 
 # --------------------------------------------------------------------------- the app's tap and double click
+# (UI, in solitaire_env/fortythieves/session.py: functions of a game)
 
 
 TAP_COLUMNS = [
@@ -775,63 +843,63 @@ TAP_DEAL = ft_deal(TAP_COLUMNS, "5H 2S 6C 5C")
 def test_tap_sends_a_column_card_to_a_foundation_only():
     # seed 004: "カードをタップすると、置ける組札に移動します"
     game = game_of(TAP_DEAL)
-    assert game.tap_action(8) == found(8)  # AD
-    assert game.tap_action(9) == found(9)  # AC
-    assert game.tap_action(0) is None  # 5H fits on two 6H, but a tap only founds
-    assert game.tap_action(4) is None
-    assert game.tap_action(FT_WASTE) is None  # empty waste
-    assert game.tap_action(FIRST_FOUNDATION_SRC) is None  # empty foundation
+    assert tap_action(game, 8) == found(8)  # AD
+    assert tap_action(game, 9) == found(9)  # AC
+    assert tap_action(game, 0) is None  # 5H fits on two 6H, but a tap only founds
+    assert tap_action(game, 4) is None
+    assert tap_action(game, FT_WASTE) is None  # empty waste
+    assert tap_action(game, FIRST_FOUNDATION_SRC) is None  # empty foundation
     play_all(game, [found(8)] * 4)  # AD..4D: column 9 empty
-    assert game.tap_action(8) is None
-    assert game.tap_action(FIRST_FOUNDATION_SRC + 2) is None  # a foundation card goes nowhere on a tap
-    assert game.tap_action(0) is None  # not even to the empty column
+    assert tap_action(game, 8) is None
+    assert tap_action(game, FIRST_FOUNDATION_SRC + 2) is None  # a foundation card goes nowhere on a tap
+    assert tap_action(game, 0) is None  # not even to the empty column
 
 
 def test_tap_sends_the_waste_card_to_a_foundation_else_a_column():
     # seed 004: "捨て札のカードの場合、組札に置けなければ、置ける列に移動します"
     game = game_of(TAP_DEAL)
     game.play(DRAW)  # 5H: no foundation; columns 2 and 4 (6H) accept it, the leftmost first
-    assert game.tap_action(FT_WASTE) == ft_move(FT_WASTE, 1)
+    assert tap_action(game, FT_WASTE) == ft_move(FT_WASTE, 1)
     play_all(game, [found(9)] * 4)  # column 10 empty; a building column still comes first
-    assert game.tap_action(FT_WASTE) == ft_move(FT_WASTE, 1)
+    assert tap_action(game, FT_WASTE) == ft_move(FT_WASTE, 1)
     game.play(ft_move(FT_WASTE, 1))
     game.play(DRAW)  # 2S: no foundation, no 3S: the empty column
-    assert game.tap_action(FT_WASTE) == ft_move(FT_WASTE, 9)
+    assert tap_action(game, FT_WASTE) == ft_move(FT_WASTE, 9)
     game.play(ft_move(FT_WASTE, 9))
     game.play(DRAW)  # 6C: the clubs foundation holds AC..4C, no 7C on top anywhere, no empty column
-    assert game.tap_action(FT_WASTE) is None
+    assert tap_action(game, FT_WASTE) is None
 
 
 def test_tap_and_double_click_on_the_waste_prefer_a_foundation():
     game = game_of(TAP_DEAL)
     play_all(game, [*[found(9)] * 4, DRAW, DRAW, DRAW, DRAW])  # clubs at 4C, column 10 empty; waste 5H 2S 6C 5C
-    assert game.tap_action(FT_WASTE) == found(FT_WASTE)  # the 5C could also go to the empty column
-    assert game.double_click_action(FT_WASTE) == found(FT_WASTE)
+    assert tap_action(game, FT_WASTE) == found(FT_WASTE)  # the 5C could also go to the empty column
+    assert double_click_action(game, FT_WASTE) == found(FT_WASTE)
     game.play(found(FT_WASTE))
-    assert game.tap_action(FT_WASTE) == found(FT_WASTE)  # then the 6C
+    assert tap_action(game, FT_WASTE) == found(FT_WASTE)  # then the 6C
 
 
 def test_double_click_foundation_else_longest_column_else_empty_column():
     # seed 004: "カードを組札に移します。置けなければ、置ける列のうち最も長い列へ、それも無理なら空の列へ移します"
     game = game_of(TAP_DEAL)
-    assert game.double_click_action(8) == found(8)  # AD
-    assert game.double_click_action(0) == ft_move(0, 1)  # 5H: columns 2 and 4 (6H), both 4 long: the leftmost
-    assert game.double_click_action(7) == ft_move(7, 6)  # 7D on 8D
-    assert game.double_click_action(2) is None  # 7H: no 8H, no empty column
+    assert double_click_action(game, 8) == found(8)  # AD
+    assert double_click_action(game, 0) == ft_move(0, 1)  # 5H: columns 2 and 4 (6H), both 4 long: the leftmost
+    assert double_click_action(game, 7) == ft_move(7, 6)  # 7D on 8D
+    assert double_click_action(game, 2) is None  # 7H: no 8H, no empty column
     game.play(ft_move(3, 2))  # column 4's 6H on column 3's 7H: column 3 is now 5 long
     assert len(game.columns[2]) == 5 and tops(game)[1] == tops(game)[2] == "6H"
-    assert game.double_click_action(0) == ft_move(0, 2)  # the longest accepting column
+    assert double_click_action(game, 0) == ft_move(0, 2)  # the longest accepting column
     game.play(DRAW)  # 5H on the waste: the same choice
-    assert game.double_click_action(FT_WASTE) == ft_move(FT_WASTE, 2)
-    assert game.double_click_action(4) == ft_move(4, 3)  # TD on column 4's JD, now on top
+    assert double_click_action(game, FT_WASTE) == ft_move(FT_WASTE, 2)
+    assert double_click_action(game, 4) == ft_move(4, 3)  # TD on column 4's JD, now on top
     play_all(game, [found(9)] * 4)  # column 10 empty
-    assert game.double_click_action(5) == ft_move(5, 4)  # 9D still prefers a column it builds on
+    assert double_click_action(game, 5) == ft_move(5, 4)  # 9D still prefers a column it builds on
     game.play(ft_move(0, 2))
-    assert game.double_click_action(0) == ft_move(0, 9)  # KD: no QD on top: the empty column
+    assert double_click_action(game, 0) == ft_move(0, 9)  # KD: no QD on top: the empty column
     play_all(game, [found(8)] * 4)  # column 9 empty too: the leftmost empty column
-    assert game.double_click_action(0) == ft_move(0, 8)
-    assert game.double_click_action(8) is None  # an empty column has nothing to send
-    assert game.double_click_action(FIRST_FOUNDATION_SRC + 4) is None  # an empty foundation
+    assert double_click_action(game, 0) == ft_move(0, 8)
+    assert double_click_action(game, 8) is None  # an empty column has nothing to send
+    assert double_click_action(game, FIRST_FOUNDATION_SRC + 4) is None  # an empty foundation
 
 
 def test_double_click_on_a_foundation_card_sends_it_back_to_a_column():
@@ -839,10 +907,10 @@ def test_double_click_on_a_foundation_card_sends_it_back_to_a_column():
     # accepting column, else an empty one; with foundation_return off it stays
     game = game_of(TAP_DEAL)
     play_all(game, [found(8)] * 4)  # diamonds AD..4D, column 9 empty
-    assert game.double_click_action(FIRST_FOUNDATION_SRC + 2) == back(2, 8)
+    assert double_click_action(game, FIRST_FOUNDATION_SRC + 2) == back(2, 8)
     game = game_of(TAP_DEAL, foundation_return=False)
     play_all(game, [found(8)] * 4)
-    assert game.double_click_action(FIRST_FOUNDATION_SRC + 2) is None
+    assert double_click_action(game, FIRST_FOUNDATION_SRC + 2) is None
 
 
 def test_tap_and_double_click_actions_are_always_legal():
@@ -856,8 +924,8 @@ def test_tap_and_double_click_actions_are_always_legal():
                 if not legal:
                     break
                 for src in range(NUM_SOURCES):
-                    for helper in (game.tap_action, game.double_click_action):
-                        a = helper(src)
+                    for helper in (tap_action, double_click_action):
+                        a = helper(game, src)
                         if a is not None:
                             assert game.illegal_reason(a) is None and a // 11 == src
                             checked += 1

@@ -141,7 +141,7 @@ def test_sampled_values_are_the_rollout_agents_estimate() -> None:
     """The fair estimate from the batch env's arrays equals the rollout agent's kernel run on the
     public state's inputs (ranks of seen places only) with the same random numbers: it reads
     nothing hidden.  And it averages fillings: with many samples it is close to the mean."""
-    from agents.move_values import sampled_action_values
+    from agents.move_values import fill_width, sampled_action_values
     from agents.rollout import tripeaks_inputs
 
     samples = 8
@@ -149,7 +149,7 @@ def test_sampled_values_are_the_rollout_agents_estimate() -> None:
     checked = 0
     for step, (env, games, actions, live) in enumerate(tripeaks_lockstep(codes, {"jokers": 1}, seed=4, max_steps=40)):
         got = sampled_action_values(env.env, 30.0, samples, np.random.default_rng(step))
-        uniforms = np.random.default_rng(step).random((len(codes), samples, 56))
+        uniforms = np.random.default_rng(step).random((len(codes), samples, fill_width(1)))
         mask = env.action_masks()
         for i in np.flatnonzero(live):
             x = tripeaks_inputs(public_state(games[i], actions[i]))

@@ -1,4 +1,5 @@
-"""The drawings (solitaire_env/render.py): suits in rgb_array frames, and text for a stream.
+"""The drawings (solitaire_env/render.py: common/render.py and each game's render.py): suits in
+rgb_array frames, and text for a stream.
 
 The frames draw suits as vector pips, so swapping two suits in a deal must change the picture
 exactly where the swapped cards are in sight, on any machine (no font has to have the suit
@@ -16,6 +17,7 @@ import pytest
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env import render
+from solitaire_env.common import render as common_render
 from solitaire_env.games import decode_deal
 from solitaire_env.render import (
     BLACK,
@@ -145,16 +147,16 @@ def test_frames_draw_without_a_sized_font(monkeypatch: pytest.MonkeyPatch) -> No
             return real()
 
         monkeypatch.setattr(ImageFont, "load_default", old_pillow)
-        render._font.cache_clear()
-        render._rank_dy.cache_clear()
+        common_render.font.cache_clear()
+        common_render.rank_dy.cache_clear()
         try:
             deal_string = str(decode_deal("TP1-E-AAAAAAB"))
             before, view = frame(TP_ID, deal_string)
             after, _ = frame(TP_ID, swapped(deal_string, "H", "D"))
             assert_swap_shows(before, after, tp_visible_cards(view), ("H", "D"))
         finally:
-            render._font.cache_clear()
-            render._rank_dy.cache_clear()
+            common_render.font.cache_clear()
+            common_render.rank_dy.cache_clear()
 
 
 # --------------------------------------------------------------------------- text for a stream

@@ -3,9 +3,12 @@
 In Forty Thieves everything but the order of the stock is in sight, so an agent can keep an
 exact copy of the position: :class:`_Replica` replays the actions of the public state through
 the rules core (a :class:`~solitaire_env.fortythieves.game.FortyThievesGame` dealt from the
-deal's columns and the stock cards already seen, every drawn card being seen; the never-seen
-places hold the unseen cards in sorted order, a function of the public state, and are never
-drawn).  The copy gives the whole waste, the positions met since the last draw (the stock
+knowledge object's ``layout`` and ``stock``, the deal's columns and the stock cards already
+seen, every drawn card being seen; the never-seen places hold the knowledge's
+``unseen_cards`` in sorted order, and are never drawn).  Apart from the actions played, the
+agents read nothing but ``state.knowledge``
+(:class:`~solitaire_env.fortythieves.knowledge.FortyThievesKnowledge`) and that copy.
+The copy gives the whole waste, the positions met since the last draw (the stock
 position never goes back, so older positions cannot come again) and a way to try a move and
 take it back (``play`` and ``undo``).  The rules are those of
 :mod:`solitaire_env.fortythieves.rules` (``builds_on``, ``foundation_for``, ``is_safe``).
@@ -86,16 +89,16 @@ def _key(game: FortyThievesGame) -> tuple[Any, ...]:
     return (tuple(map(tuple, game.columns)), len(game.waste), tuple(game.foundations))
 
 
-def _public_stock(state: PublicState) -> tuple[int, ...]:
+def _public_stock(k: FortyThievesKnowledge) -> tuple[int, ...]:
     """The stock of the copy: the cards seen in their places, the unseen ones sorted in the rest."""
-    fill = iter(state.unseen)
-    return tuple(next(fill) if card is None else card for card in state.stock)
+    fill = iter(k.unseen_cards)
+    return tuple(next(fill) if card is None else card for card in k.stock)
 
 
-def _replica_game(state: PublicState) -> FortyThievesGame:
-    """The game of the public state's deal (the never-seen stock places hold the unseen cards
-    in sorted order), without an undo limit, before its actions."""
-    layout = state.layout
+def _replica_game(k: FortyThievesKnowledge) -> FortyThievesGame:
+    """The game of the knowledge's deal (the never-seen stock places hold the unseen cards in
+    sorted order), without an undo limit, before its actions."""
+    layout = k.layout
     columns = []
     for c in range(NUM_COLUMNS):
         col = []
@@ -103,12 +106,11 @@ def _replica_game(state: PublicState) -> FortyThievesGame:
             assert card is not None  # Forty Thieves deals every column card face up
             col.append(card)
         columns.append(tuple(col))
-    stock = _public_stock(state)
-    rules = state.rules
-    assert isinstance(rules, FortyThievesRules)
+    stock = _public_stock(k)
+    rules: FortyThievesRules = k.rules
     if rules.undo_limit is not None:
         rules = dataclasses.replace(rules, undo_limit=None)
-    return FortyThievesGame(FortyThievesDeal(tuple(columns), stock), rules, state.scoring)
+    return FortyThievesGame(FortyThievesDeal(tuple(columns), stock), rules, k.scoring)
 
 
 class _Replica:
@@ -126,6 +128,8 @@ class _Replica:
         self.seen: set[tuple[Any, ...]] = set()
 
     def sync(self, state: PublicState) -> FortyThievesGame:
+        k = state.knowledge
+        assert isinstance(k, FortyThievesKnowledge)
         actions = state.actions
         n = len(self.actions)
         game = self.game
@@ -133,24 +137,22 @@ class _Replica:
             game is None
             or len(actions) < n
             or actions[:n] != self.actions
-            or state.layout != self.layout
-            or state.stock[: game.stock_seen] != game.stock[: game.stock_seen]
+            or k.layout != self.layout
+            or k.stock[: game.stock_seen] != game.stock[: game.stock_seen]
         ):  # another game, or an earlier position of this one
-            self.layout = state.layout
-            game = self.game = _replica_game(state)
+            self.layout = k.layout
+            game = self.game = _replica_game(k)
             self.seen = {_key(game)}
             n = 0
-        elif not _draws_match(game, state, actions[n:].count(DRAW)):
+        elif not _draws_match(game, k, actions[n:].count(DRAW)):
             # cards seen since the copy was made: the same copy with them in their places
-            game = self.game = game.with_stock(_public_stock(state))
+            game = self.game = game.with_stock(_public_stock(k))
         for action in actions[n:]:
             game.play(action)
             if action == DRAW:
                 self.seen = set()
             self.seen.add(_key(game))
         self.actions = actions
-        k = state.knowledge
-        assert isinstance(k, FortyThievesKnowledge)
         if tuple(game.foundations) != k.foundations or tuple(map(tuple, game.columns)) != k.columns:
             if n == 0:  # pragma: no cover - a bug if it happens
                 raise AssertionError("the replayed position differs from the public state")
@@ -170,10 +172,10 @@ class _Replica:
         return again
 
 
-def _draws_match(game: FortyThievesGame, state: PublicState, draws: int) -> bool:
-    """Whether the copy's next ``draws`` stock cards (and those drawn before) are the state's."""
+def _draws_match(game: FortyThievesGame, k: FortyThievesKnowledge, draws: int) -> bool:
+    """Whether the copy's next ``draws`` stock cards (and those drawn before) are the knowledge's."""
     end = game.stock_pos + draws
-    return game.stock[:end] == state.stock[:end]
+    return game.stock[:end] == k.stock[:end]
 
 
 class _FortyThievesAgent(Agent):
@@ -193,7 +195,8 @@ class _FortyThievesAgent(Agent):
 
     def act(self, state: PublicState) -> int:
         pos = self._replica.sync(state)
-        legal = set(state.legal)
+        legal_moves = state.knowledge.legal
+        legal = set(legal_moves)
         ranked = [a for a in self.rank(state, pos) if a in legal]
         for action in ranked:
             if not self._replica.repeats(action):
@@ -203,7 +206,7 @@ class _FortyThievesAgent(Agent):
         # the stock is out and nothing this agent wants is new: the game is stuck.  Rather than
         # wander, go back to a position met before (the environment's repetition rule ends the
         # episode after a few such moves)
-        fallback = ranked or list(state.legal)
+        fallback = ranked or list(legal_moves)
         for action in fallback:
             if self._replica.repeats(action):
                 return action
@@ -412,7 +415,7 @@ class EvaluateAgent(_FortyThievesAgent):
         base = self._after(pos, None)
         scored = []
         empty = next((j for j in range(NUM_COLUMNS) if not pos.columns[j]), -1)
-        for action in state.legal:
+        for action in state.knowledge.legal:
             src, dst = divmod(action, NUM_DESTS)
             if action == DRAW or dst == FOUNDATION or src >= FIRST_FOUNDATION_SRC:
                 continue  # foundation moves come first anyway; never take a card back

@@ -1,9 +1,9 @@
 """TriPeaks heuristic agents: public information only, deterministic, a few milliseconds a game.
 
-Each agent reads the hint module's public copy of the position (``state.knowledge``, a
-:class:`~solitaire_env.hints.TriPeaksKnowledge`: the ranks of the slots ever seen, the
-removed slots, the waste key, the stock count and the counts of the ranks never seen) and the
-legal actions; none of them can see a face-down card or the stock order.  Only
+Each agent reads only the position's knowledge object (``state.knowledge``, a
+:class:`~solitaire_env.tripeaks.knowledge.TriPeaksKnowledge`: the ranks of the slots ever seen,
+the removed slots, the waste key, the stock count, the counts of the ranks never seen and the
+legal moves); none of them can see a face-down card or the stock order.  Only
 ``random_stuck`` uses randomness, from :meth:`PublicState.rng` (seeded by the agent's seed and
 the public information).
 
@@ -84,9 +84,9 @@ def _unknown_mask(k: TriPeaksKnowledge) -> int:
     return sum(1 << s for s in range(NUM_SLOTS) if not k.ranks[s])
 
 
-def _removal_actions(state: PublicState) -> list[int]:
+def _removal_actions(k: TriPeaksKnowledge) -> list[int]:
     """The legal removals (every legal action but the draw)."""
-    return [a for a in state.legal if a != DRAW]
+    return [a for a in k.legal if a != DRAW]
 
 
 def _reveals_now(k: TriPeaksKnowledge, slot: int, unknown: int) -> int:
@@ -138,7 +138,9 @@ class _TriPeaksAgent(Agent):
     games = ("tripeaks",)
 
     def act(self, state: PublicState) -> int:
-        removals = _removal_actions(state)
+        k = state.knowledge
+        assert isinstance(k, TriPeaksKnowledge)
+        removals = _removal_actions(k)
         if not removals:
             return DRAW
         return self.choose(state, removals)
@@ -352,7 +354,7 @@ class LookaheadAgent(_TriPeaksAgent):
             key=lambda item: (-item[0], item[1], item[2]),
         )
         candidates = [(rm, key, ex) for _, rm, key, ex in ranked[: self.top]]
-        if DRAW in state.legal:  # not while a removal is legal under draw="when_stuck"
+        if k.legal_mask >> DRAW & 1:  # not while a removal is legal under draw="when_stuck"
             candidates.append((removed0, -1, exposed0))  # draw now
 
         # 2. the value after the next draw

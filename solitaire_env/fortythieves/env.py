@@ -11,8 +11,8 @@ from solitaire_env.common.env import RewardFn, SolitaireEnv
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.observe import FortyThievesObserver
+from solitaire_env.fortythieves.render import fortythieves_ansi, fortythieves_rgb
 from solitaire_env.fortythieves.rules import NUM_ACTIONS, FortyThievesRules, FortyThievesScoring, get_scoring
-from solitaire_env.render import fortythieves_ansi, fortythieves_rgb
 
 
 class FortyThievesEnv(SolitaireEnv):

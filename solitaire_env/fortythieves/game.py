@@ -35,7 +35,6 @@ from solitaire_env.fortythieves.rules import (
     WASTE,
     FortyThievesRules,
     FortyThievesScoring,
-    builds_on,
     column_refusal,
     foundation_card,
     foundation_for,
@@ -522,51 +521,6 @@ class FortyThievesGame:
     def position_key(self) -> tuple[Any, ...]:
         """A hashable key of the position (what matters for play: cards and stock position)."""
         return (tuple(map(tuple, self.columns)), tuple(self.waste), tuple(self.foundations), self.stock_pos)
-
-    # ------------------------------------------------------------------ the app's conveniences
-
-    def _accepting_columns(self, card: int, exclude: int) -> tuple[list[int], list[int]]:
-        building, empty = [], []
-        for j, col in enumerate(self.columns):
-            if j == exclude:
-                continue
-            if not col:
-                empty.append(j)
-            elif builds_on(card, col[-1]):
-                building.append(j)
-        return building, empty
-
-    def tap_action(self, src: int) -> int | None:
-        """Where a tap sends the top card of ``src`` (seed 004): a foundation; for the waste card,
-        a foundation, else a column (one it builds on, else an empty one, leftmost first)."""
-        card = self.source_card(src)
-        if card is None or self.won:
-            return None
-        if src < FIRST_FOUNDATION_SRC and self.foundation_for(card) is not None:
-            return src * NUM_DESTS + FOUNDATION
-        if src == WASTE:
-            building, empty = self._accepting_columns(card, -1)
-            for j in building + empty:
-                return src * NUM_DESTS + j
-        return None
-
-    def double_click_action(self, src: int) -> int | None:
-        """Where a double click sends the top card of ``src`` (seed 004): a foundation, else the
-        longest column that accepts it (leftmost on a tie), else an empty column."""
-        card = self.source_card(src)
-        if card is None or self.won:
-            return None
-        if src >= FIRST_FOUNDATION_SRC and not self.rules.foundation_return:
-            return None
-        if src < FIRST_FOUNDATION_SRC and self.foundation_for(card) is not None:
-            return src * NUM_DESTS + FOUNDATION
-        building, empty = self._accepting_columns(card, src if src < NUM_COLUMNS else -1)
-        if building:
-            longest = max(building, key=lambda j: (len(self.columns[j]), -j))
-            return src * NUM_DESTS + longest
-        if empty:
-            return src * NUM_DESTS + empty[0]
-        return None
 
     # ------------------------------------------------------------------ views
 

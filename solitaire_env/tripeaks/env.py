@@ -9,10 +9,10 @@ import numpy as np
 
 from solitaire_env.common.deals import DealCode, DealStringError, random_code
 from solitaire_env.common.env import RewardFn, SolitaireEnv
-from solitaire_env.render import tripeaks_ansi, tripeaks_rgb
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import NUM_ACTIONS, TriPeaksGame
 from solitaire_env.tripeaks.observe import TriPeaksObserver
+from solitaire_env.tripeaks.render import tripeaks_ansi, tripeaks_rgb
 from solitaire_env.tripeaks.rules import TriPeaksRules
 from solitaire_env.tripeaks.scoring import Scoring, get_scoring
 
