@@ -1,6 +1,6 @@
 """A warm start for TriPeaks policies: fit the policy's logits to the rollout agent's move values.
 
-The ``rollout`` agent (63 % of Easy deals) scores each legal move by playing it, then the fair
+The ``rollout`` agent scores each legal move by playing it, then the fair
 base policy to the end, in many fillings of the cards it has not seen, and plays the best. Its
 values are a function of the public state that an MLP can be fitted to: this stage does that,
 before PPO (or instead of it), in the training run's time budget.

@@ -1,8 +1,8 @@
 """Reward shaping for training TriPeaks policies: a potential from the base policy's playout on the true cards.
 
 Why: a TriPeaks game is mostly decided by the order of the stock, which no policy can see, so
-the return of an episode says little about any one move (PPO's policy stalls at about 52 % of
-Easy deals: docs/training.md). The ``rollout`` agent (63 % of Easy deals) scores a move by the
+the return of an episode says little about any one move (docs/training.md has the measured
+results). The ``rollout`` agent scores a move by the
 games a fair base policy wins after it over many fillings of the unseen cards. Training can do
 the same with one filling per visit, the true one, and let the many episodes of training
 average it: potential-based shaping (Ng, Harada and Russell, 1999) with
