@@ -56,7 +56,7 @@ def check_tree(tree: Path) -> None:
     ).stdout.split()
     for path in out:
         if not Path(path).resolve().is_relative_to(tree.resolve()):
-            raise SystemExit(f"before_after: {tree} does not load its own packages: {path}")
+            raise SystemExit(f"{Path(sys.argv[0]).stem}: {tree} does not load its own packages: {path}")
 
 
 def bench(tree: Path, args: str) -> str:

@@ -24,32 +24,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
+from before_after import check_tree, tree_env  # the same folder: run as python benchmarks/<script>.py
+
 GAMES = {"tripeaks": "tp", "fortythieves": "ft"}
-
-
-def tree_env(tree: Path) -> dict[str, str]:
-    """The environment that makes ``python`` import ``tree``'s packages first."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(tree) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return env
-
-
-def check_tree(tree: Path) -> None:
-    """Fail unless ``solitaire_env`` and ``agents`` import from ``tree`` with its environment."""
-    code = "import solitaire_env, agents; print(solitaire_env.__file__); print(agents.__file__)"
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=tree, env=tree_env(tree), capture_output=True, text=True, check=True
-    ).stdout.split()
-    for path in out:
-        if not Path(path).resolve().is_relative_to(tree.resolve()):
-            raise SystemExit(f"ppo_seconds_per_game: {tree} does not load its own packages: {path}")
 
 
 def run_eval(tree: Path, game: str, model: Path, deals: int, seed: int, out: Path) -> float:
