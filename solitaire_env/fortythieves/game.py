@@ -550,18 +550,9 @@ class FortyThievesGame:
         """What the player sees, JSON-serialisable: ``columns`` (10 lists of card text, bottom
         to top), ``waste`` (list, top last), ``foundations`` (8 top cards or ``None``, with
         ``foundation_suits``), ``stock_count``, counters and the game status."""
-        tops = [self.foundation_top(f) for f in range(NUM_FOUNDATIONS)]
-        return {
-            "game": "fortythieves",
-            "columns": [[card_text(c) for c in col] for col in self.columns],
-            "waste": [card_text(c) for c in self.waste],
-            "foundations": [None if t is None else card_text(t) for t in tops],
-            "foundation_suits": ["CDHS"[s] for s in FOUNDATION_SUITS],
-            "stock_count": self.stock_count,
-            **self.counters(),
-            "won": self.won,
-            "over": self.over,
-        }
+        from solitaire_env.fortythieves.knowledge import fortythieves_knowledge  # it imports this module
+
+        return fortythieves_knowledge(self).view()
 
     def __repr__(self) -> str:
         return f"FortyThievesGame({self.deal.name!r}, founded={self.founded}, stock={self.stock_count})"

@@ -353,24 +353,9 @@ class TriPeaksGame:
         """What the player sees, JSON-serialisable: ``tableau`` (card text, ``"??"`` face
         down, ``None`` removed), ``waste`` (top card or ``None``), ``stock_count``, counters
         and the game status."""
-        tableau: list[str | None] = []
-        for s, card in enumerate(self.tableau):
-            if self.removed >> s & 1:
-                tableau.append(None)
-            elif self.face_up >> s & 1:
-                tableau.append(card_text(card))
-            else:
-                tableau.append("??")
-        top = self.waste_top
-        return {
-            "game": "tripeaks",
-            "tableau": tableau,
-            "waste": None if top is None else card_text(top),
-            "stock_count": self.stock_count,
-            **self.counters(),
-            "won": self.won,
-            "over": self.over,
-        }
+        from solitaire_env.tripeaks.knowledge import tripeaks_knowledge  # knowledge.py imports this module
+
+        return tripeaks_knowledge(self).view()
 
     def __repr__(self) -> str:
         return f"TriPeaksGame({self.deal.name!r}, cleared={self.cleared}, stock={self.stock_count}, score={self.score})"

@@ -144,10 +144,7 @@ def tripeaks_knowledge(game: TriPeaksGame) -> TriPeaksKnowledge:
     stock_seen = game.stock_seen
     stock = game.stock
     first_waste = game.deal.waste if rules.waste_start == "card" else None
-    seen_cards = [c for c in layout if c is not None]
-    seen_cards.extend(stock[:stock_seen])
-    if first_waste is not None:
-        seen_cards.append(first_waste)
+    seen_cards = game.seen_cards()
     # the unseen cards are the deck (52 cards and the rule's jokers) less the seen ones
     left = [1] * NUM_CARDS + [rules.jokers]
     counts = [rules.jokers] + [4] * 13
