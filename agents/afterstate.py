@@ -44,7 +44,16 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from agents.features import SLOT_RANK, WASTE_EMPTY, WASTE_JOKER, adjacency, rank_relations
+from agents.features import (
+    SLOT_FACE_DOWN,
+    SLOT_RANK,
+    SLOT_REMOVED,
+    WASTE_EMPTY,
+    WASTE_JOKER,
+    adjacency,
+    rank_relations,
+)
+from solitaire_env.common.cards import SUITS
 from solitaire_env.tripeaks.observe import (
     CHAIN_OFFSET,
     CLEARED_OFFSET,
@@ -55,12 +64,15 @@ from solitaire_env.tripeaks.observe import (
     UNSEEN_OFFSET,
     WASTE_OFFSET,
 )
-from solitaire_env.tripeaks.rules import COVERED_BY, COVERS, DRAW, NUM_ACTIONS, NUM_RANKS, NUM_SLOTS
+from solitaire_env.tripeaks.rules import COVERED_BY, COVERS, DRAW, MAX_STOCK, NUM_ACTIONS, NUM_RANKS, NUM_SLOTS
 
 __all__ = ["AfterstatePolicy", "TriPeaksAfterstateFeatures", "afterstate_policy_kwargs"]
 
 _PAIRS = np.triu_indices(NUM_SLOTS, k=1)
 _WASTE_JOKER, _WASTE_EMPTY = WASTE_JOKER, WASTE_EMPTY  # places in the waste block: rank, suit, joker, empty
+_NUM_SUITS = len(SUITS)
+#: The most slots a slot lies on, and the most that lie on it (the width of :func:`_cover_tables`).
+_COVER_WIDTH = max(len(slots) for slots in (*COVERED_BY, *COVERS))
 #: The scorer's input: the afterstate (607), about-to-turn flags (28), drawn, advised,
 #: playable (28) and linked pairs (378).
 SCORER_INPUT = FLAT_SIZE + NUM_SLOTS + 2 + NUM_SLOTS + len(_PAIRS[0])
@@ -107,9 +119,9 @@ def _cover_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``covered_by[s]``: the (up to 2) slots on slot s, padded with 28 (a column that is always
     "removed"); ``under[s, k]`` / ``other[s, k]``: the k-th slot that slot s lies on and that
     slot's other cover (padded with 28)."""
-    covered_by = np.full((NUM_SLOTS, 2), NUM_SLOTS, dtype=np.int64)
-    under = np.full((NUM_SLOTS, 2), NUM_SLOTS, dtype=np.int64)
-    other = np.full((NUM_SLOTS, 2), NUM_SLOTS, dtype=np.int64)
+    covered_by = np.full((NUM_SLOTS, _COVER_WIDTH), NUM_SLOTS, dtype=np.int64)
+    under = np.full((NUM_SLOTS, _COVER_WIDTH), NUM_SLOTS, dtype=np.int64)
+    other = np.full((NUM_SLOTS, _COVER_WIDTH), NUM_SLOTS, dtype=np.int64)
     for s in range(NUM_SLOTS):
         covered_by[s, : len(COVERED_BY[s])] = COVERED_BY[s]
         for k, t in enumerate(COVERS[s]):
@@ -166,7 +178,8 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         """(B, 29) bool: the moves that can be legal in each observation (a superset of the mask)."""
         batch = flat.shape[0]
         slots = flat[:, : NUM_SLOTS * SLOT_SIZE].reshape(batch, NUM_SLOTS, SLOT_SIZE)
-        removed = torch.cat([slots[:, :, 1], torch.ones(batch, 1, dtype=flat.dtype)], dim=1)  # column 28: none
+        # column 28: none (always removed)
+        removed = torch.cat([slots[:, :, SLOT_REMOVED], torch.ones(batch, 1, dtype=flat.dtype)], dim=1)
         covered_by: torch.Tensor = self.covered_by  # type: ignore[assignment]
         exposed = removed[:, covered_by].prod(dim=2) > 0.5  # (B, 28)
         ranks = slots[:, :, SLOT_RANK : SLOT_RANK + NUM_RANKS]  # zero unless face up
@@ -197,14 +210,14 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
             waste[:, :_WASTE_JOKER] = card[:, SLOT_RANK:SLOT_SIZE]  # rank and suit
             after[i, WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE] = waste
             removed_block = torch.zeros(len(i), SLOT_SIZE, dtype=flat.dtype)
-            removed_block[:, 1] = 1.0
+            removed_block[:, SLOT_REMOVED] = 1.0
             blocks = blocks.clone()
             blocks[torch.arange(len(i)), s] = removed_block
             after[i, : NUM_SLOTS * SLOT_SIZE] = blocks.reshape(len(i), -1)
             after[i, CHAIN_OFFSET] += 1.0 / NUM_SLOTS
             after[i, CLEARED_OFFSET] += 1.0 / NUM_SLOTS
-            removed = torch.cat([blocks[:, :, 1], torch.ones(len(i), 1, dtype=flat.dtype)], dim=1)
-            face_down = torch.cat([blocks[:, :, 0], torch.zeros(len(i), 1, dtype=flat.dtype)], dim=1)
+            removed = torch.cat([blocks[:, :, SLOT_REMOVED], torch.ones(len(i), 1, dtype=flat.dtype)], dim=1)
+            face_down = torch.cat([blocks[:, :, SLOT_FACE_DOWN], torch.zeros(len(i), 1, dtype=flat.dtype)], dim=1)
             under: torch.Tensor = self.under[s]  # type: ignore[index]
             other: torch.Tensor = self.other[s]  # type: ignore[index]
             ar = torch.arange(len(i)).unsqueeze(1)
@@ -215,7 +228,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         # -- draw
         j = torch.nonzero(~slot_moves).squeeze(1)
         if len(j):
-            unseen = after[j, UNSEEN_OFFSET:JOKERS_OFFSET].reshape(len(j), 4, NUM_RANKS)
+            unseen = after[j, UNSEEN_OFFSET:JOKERS_OFFSET].reshape(len(j), _NUM_SUITS, NUM_RANKS)
             jokers = after[j, JOKERS_OFFSET] * 2.0
             total = (unseen.sum(dim=(1, 2)) + jokers).clamp(min=1.0).unsqueeze(1)
             waste = torch.zeros(len(j), SLOT_SIZE, dtype=flat.dtype)
@@ -223,7 +236,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
             waste[:, NUM_RANKS:_WASTE_JOKER] = unseen.sum(dim=2) / total
             waste[:, _WASTE_JOKER] = jokers / total.squeeze(1)
             after[j, WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE] = waste
-            after[j, STOCK_OFFSET] = (after[j, STOCK_OFFSET] - 1.0 / 26).clamp(min=0.0)
+            after[j, STOCK_OFFSET] = (after[j, STOCK_OFFSET] - 1.0 / MAX_STOCK).clamp(min=0.0)
             after[j, CHAIN_OFFSET] = 0.0
         return torch.cat([after, turn[:, :NUM_SLOTS], drawn], dim=1)
 
@@ -279,7 +292,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         # the new waste top: the removed card (rank, suit), or the draw's expected unseen card
         new_waste = torch.zeros(n, SLOT_SIZE, dtype=flat.dtype)
         new_waste[:, :_WASTE_JOKER] = old_block[:, SLOT_RANK:SLOT_SIZE]
-        unseen = flat[:, UNSEEN_OFFSET:JOKERS_OFFSET].reshape(batch, 4, NUM_RANKS)
+        unseen = flat[:, UNSEEN_OFFSET:JOKERS_OFFSET].reshape(batch, _NUM_SUITS, NUM_RANKS)
         jokers = flat[:, JOKERS_OFFSET] * 2.0
         total = (unseen.sum(dim=(1, 2)) + jokers).clamp(min=1.0).unsqueeze(1)
         # (B, 18): the expected unseen card's rank, suit and joker shares (the draw's waste top)
@@ -289,9 +302,9 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         stock = flat[rows, STOCK_OFFSET]
         slot_f = slot_moves.to(flat.dtype)
         removed_mark = torch.zeros(n, SLOT_SIZE, dtype=flat.dtype)
-        removed_mark[:, 1] = slot_f
-        face_down = torch.cat([slots[:, :, 0], torch.zeros(batch, 1, dtype=flat.dtype)], dim=1)  # (B, 29)
-        removed = torch.cat([slots[:, :, 1], torch.ones(batch, 1, dtype=flat.dtype)], dim=1)
+        removed_mark[:, SLOT_REMOVED] = slot_f
+        face_down = torch.cat([slots[:, :, SLOT_FACE_DOWN], torch.zeros(batch, 1, dtype=flat.dtype)], dim=1)  # (B, 29)
+        removed = torch.cat([slots[:, :, SLOT_REMOVED], torch.ones(batch, 1, dtype=flat.dtype)], dim=1)
         under: torch.Tensor = self.under[slot]  # type: ignore[index]
         other: torch.Tensor = self.other[slot]  # type: ignore[index]
         rows2 = rows.unsqueeze(1)
@@ -323,7 +336,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         shared = torch.cat(
             [
                 new_waste - old_waste,
-                (((stock - 1.0 / 26).clamp(min=0.0) - stock) * is_draw).unsqueeze(1),  # stock
+                (((stock - 1.0 / MAX_STOCK).clamp(min=0.0) - stock) * is_draw).unsqueeze(1),  # stock
                 (slot_f / NUM_SLOTS - is_draw * chain).unsqueeze(1),  # chain: +1 card, or broken
                 (slot_f / NUM_SLOTS).unsqueeze(1),  # cleared
                 turn[:, :NUM_SLOTS],

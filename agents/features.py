@@ -28,16 +28,17 @@ import torch
 from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
+from solitaire_env.common.cards import SUITS
 from solitaire_env.tripeaks.observe import FLAT_SIZE, SLOT_SIZE, WASTE_OFFSET
-from solitaire_env.tripeaks.rules import NUM_RANKS, NUM_SLOTS, follows
+from solitaire_env.tripeaks.rules import NUM_ACTIONS, NUM_RANKS, NUM_SLOTS, follows
 
 __all__ = ["TriPeaksChainFeatures", "adjacency", "rank_relations"]
 
 #: Places in a slot block of the flat observation: 0 face down, 1 removed, 2..14 rank one-hot,
 #: 15..18 suit (solitaire_env.tripeaks.observe).
-SLOT_RANK = 2
+SLOT_FACE_DOWN, SLOT_REMOVED, SLOT_RANK = 0, 1, 2
 #: Places in the waste block: 0..12 rank one-hot, 13..16 suit, 17 joker, 18 empty.
-WASTE_JOKER = NUM_RANKS + 4
+WASTE_JOKER = NUM_RANKS + len(SUITS)
 WASTE_EMPTY = WASTE_JOKER + 1
 _RANK_START = SLOT_RANK
 _WASTE_JOKER = WASTE_JOKER
@@ -73,10 +74,10 @@ class TriPeaksChainFeatures(BaseFeaturesExtractor):
 
     def __init__(self, observation_space: spaces.Box, wrap: bool = True) -> None:
         shape = observation_space.shape
-        if shape not in ((FLAT_SIZE,), (FLAT_SIZE + NUM_SLOTS + 1,)):
+        if shape not in ((FLAT_SIZE,), (FLAT_SIZE + NUM_ACTIONS,)):
             raise ValueError(
                 f"TriPeaksChainFeatures reads the flat TriPeaks observation ({FLAT_SIZE},), or it followed "
-                f"by the advice ({FLAT_SIZE + NUM_SLOTS + 1},), got {observation_space}"
+                f"by the advice ({FLAT_SIZE + NUM_ACTIONS},), got {observation_space}"
             )
         pairs = np.triu_indices(NUM_SLOTS, k=1)
         super().__init__(observation_space, shape[0] + NUM_SLOTS + len(pairs[0]))

@@ -11,8 +11,21 @@ pytest.importorskip("stable_baselines3")
 import gymnasium as gym  # noqa: E402
 
 import solitaire_env  # noqa: E402, F401
-from agents.features import NUM_SLOTS, TriPeaksChainFeatures, adjacency  # noqa: E402
-from solitaire_env.tripeaks.observe import FLAT_SIZE  # noqa: E402
+from agents.features import (  # noqa: E402
+    NUM_SLOTS,
+    SLOT_FACE_DOWN,
+    SLOT_RANK,
+    SLOT_REMOVED,
+    WASTE_EMPTY,
+    WASTE_JOKER,
+    TriPeaksChainFeatures,
+    adjacency,
+)
+from solitaire_env.common.cards import JOKER, rank_of, suit_of  # noqa: E402
+from solitaire_env.tripeaks.deal import TriPeaksDeal  # noqa: E402
+from solitaire_env.tripeaks.game import TriPeaksGame  # noqa: E402
+from solitaire_env.tripeaks.observe import FLAT_SIZE, SLOT_SIZE, WASTE_OFFSET, TriPeaksObserver  # noqa: E402
+from solitaire_env.tripeaks.rules import NUM_RANKS, TriPeaksRules  # noqa: E402
 
 
 def test_adjacency_follows_the_wrap_rule() -> None:
@@ -58,6 +71,45 @@ def test_playable_is_the_legal_removals(wrap: bool, jokers: int) -> None:
             done = terminated or truncated
             checked += 1
     assert checked > 300
+
+
+def test_layout_places_are_the_observers() -> None:
+    """The places the features (and agents.afterstate) read in a slot block and in the waste
+    block are where the observer writes face down, removed, the rank, a joker and an empty waste."""
+    rules = TriPeaksRules(jokers=2, waste_start="empty")
+    rng = np.random.default_rng(3)
+    seen = {"face_down": 0, "removed": 0, "face_up": 0, "joker": 0, "empty": 0, "card": 0}
+    for seed in range(20):
+        game = TriPeaksGame(TriPeaksDeal.from_seed(seed, jokers=2), rules)
+        observer = TriPeaksObserver("flat")
+        while True:
+            obs = observer.encode(game)
+            for s in range(NUM_SLOTS):
+                block = obs[SLOT_SIZE * s : SLOT_SIZE * (s + 1)]
+                if game.removed >> s & 1:
+                    kind, place, ones = "removed", SLOT_REMOVED, 1
+                elif game.face_up >> s & 1:
+                    kind, place, ones = "face_up", SLOT_RANK + rank_of(game.tableau[s]) - 1, 2
+                else:
+                    kind, place, ones = "face_down", SLOT_FACE_DOWN, 1
+                assert block[place] == 1 and block.sum() == ones, (seed, s, kind)
+                seen[kind] += 1
+            waste = obs[WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE]
+            top = game.waste_top
+            if top is None:
+                assert waste[WASTE_EMPTY] == 1 and waste.sum() == 1
+                seen["empty"] += 1
+            elif top == JOKER:
+                assert waste[WASTE_JOKER] == 1 and waste.sum() == 1
+                seen["joker"] += 1
+            else:
+                assert waste[rank_of(top) - 1] == waste[NUM_RANKS + suit_of(top)] == 1 and waste.sum() == 2
+                seen["card"] += 1
+            actions = game.legal_actions()
+            if not actions:
+                break
+            game.play(int(rng.choice(actions)))
+    assert min(seen.values()) > 0, seen
 
 
 def test_refuses_other_observations() -> None:

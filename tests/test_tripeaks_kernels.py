@@ -14,6 +14,7 @@ import random
 import numpy as np
 import pytest
 
+from solitaire_env.common.cards import JOKER, rank_of
 from solitaire_env.tripeaks import kernels as K
 from solitaire_env.tripeaks import rules as R
 from solitaire_env.tripeaks.deal import TriPeaksDeal
@@ -89,10 +90,15 @@ def test_accept_masks_on_random_rank_layouts(wrap: bool) -> None:
             assert py[key] == sum(1 << s for s, r in enumerate(ranks) if R.follows(key, r, wrap))
 
 
-def test_card_key() -> None:
-    assert R.card_key(None) == R.card_key(-1) == R.card_key(52) == 0  # no card, a joker
-    for card in range(R.DECK_SIZE):
-        assert R.card_key(card) == card % 13 + 1
+def test_card_key_every_card() -> None:
+    assert R.card_key(None) == R.card_key(-1) == R.card_key(JOKER) == 0  # no card, a joker
+    assert K.card_key(-1) == K.card_key(JOKER) == 0
+    for card in range(-1, JOKER + 2):  # no card (-1), every card id, the joker, one past it
+        py = R.card_key(card)
+        assert K.card_key(card) == py, card
+        assert K.card_key(np.int64(card)) == py, card
+        if 0 <= card < R.DECK_SIZE:
+            assert py == rank_of(card) and 1 <= py <= NUM_RANKS
 
 
 @pytest.mark.parametrize("stock_left", [0, 1, 5])
@@ -125,6 +131,7 @@ def _check_position(game: TriPeaksGame, accept: np.ndarray) -> None:
     removed, exposed = game.removed, game.exposed
     assert R.exposed_slots(removed) == exposed == K.exposed_slots(np.int64(removed))
     key = R.card_key(game.waste_top)
+    assert K.card_key(-1 if game.waste_top is None else game.waste_top) == key
     removable = exposed & int(accept[key])
     assert removable == game.removable()
     stock_left = game.stock_count

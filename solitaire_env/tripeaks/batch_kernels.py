@@ -22,24 +22,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solitaire_env.common.cards import JOKER
+from solitaire_env.common.cards import JOKER, SUITS, rank_of, suit_of
 from solitaire_env.common.deals import GAME_SALT
 from solitaire_env.common.splitmix import below, next64
 from solitaire_env.tripeaks import kernels as R
 from solitaire_env.tripeaks.observe import (
     CHAIN_OFFSET,
     CLEARED_OFFSET,
+    FACE_DOWN,
     FLAT_SIZE,
     JOKERS_OFFSET,
     ORACLE_SIZE,
+    ORACLE_SLOT_SIZE,
     ORACLE_STOCK_OFFSET,
+    ORACLE_STOCK_SIZE,
     ORACLE_TABLEAU_OFFSET,
+    REMOVED,
     SLOT_SIZE,
+    STOCK_NONE,
     STOCK_OFFSET,
     UNSEEN_OFFSET,
+    WASTE_EMPTY,
     WASTE_OFFSET,
 )
 from solitaire_env.tripeaks.rules import (
+    APEX_SLOTS,
     BOTTOM_MASK,
     DEAL_STOCK,
     DECK_SIZE,
@@ -90,27 +97,38 @@ CHAIN_OFF = CHAIN_OFFSET
 CLEARED_OFF = CLEARED_OFFSET
 ORACLE_TAB_OFF = ORACLE_TABLEAU_OFFSET
 ORACLE_STOCK_OFF = ORACLE_STOCK_OFFSET
+NUM_SUITS = len(SUITS)  # C D H S
 #: Places within a slot block: [0] face down, [1] removed, ranks from 2, suits from 15.
-SLOT_FACE_DOWN, SLOT_REMOVED, SLOT_RANK, SLOT_SUIT = 0, 1, 2, 2 + NUM_RANKS
+SLOT_FACE_DOWN, SLOT_REMOVED, SLOT_RANK = 0, 1, 2
+SLOT_SUIT = SLOT_RANK + NUM_RANKS
 #: Places within a waste / oracle-stock block: ranks from 0, suits from 13, joker 17, empty 18.
-CARD_SUIT, CARD_JOKER, CARD_EMPTY = NUM_RANKS, NUM_RANKS + 4, NUM_RANKS + 5
+CARD_SUIT = NUM_RANKS
+CARD_JOKER = CARD_SUIT + NUM_SUITS
+CARD_EMPTY = CARD_JOKER + 1
 #: An oracle slot block: rank and suit (17 places).
-ORACLE_SLOT = NUM_RANKS + 4
+ORACLE_SLOT = ORACLE_SLOT_SIZE
 #: An oracle stock block: rank, suit and joker (18 places).
-ORACLE_CARD = NUM_RANKS + 5
+ORACLE_CARD = ORACLE_STOCK_SIZE
 #: Dict-mode codes beyond the card ids 0..51 (``solitaire_env.tripeaks.observe``).
-FACE_DOWN_CODE = JOKER  # 52
-REMOVED_CODE = WASTE_EMPTY_CODE = STOCK_NONE_CODE = JOKER + 1  # 53
+FACE_DOWN_CODE = FACE_DOWN
+REMOVED_CODE = REMOVED
+WASTE_EMPTY_CODE = WASTE_EMPTY
+STOCK_NONE_CODE = STOCK_NONE
+#: Removing a slot below this is removing an apex (the apexes are slots 0, 1, 2).
+NUM_APEXES = len(APEX_SLOTS)
+assert tuple(range(NUM_APEXES)) == APEX_SLOTS
+assert SLOT_SIZE == SLOT_SUIT + NUM_SUITS and ORACLE_SLOT == CARD_JOKER and ORACLE_CARD == CARD_EMPTY
 assert FLAT_SIZE == ORACLE_TAB_OFF and ORACLE_SIZE == ORACLE_STOCK_OFF + MAX_STOCK * ORACLE_CARD
+assert NUM_ACTIONS <= 36  # update_mask finds a bit by its power of two mod 37
 
 _GROUP_MASK = np.array([PEAK_GROUP_MASKS[GROUP_OF[s]] for s in range(NUM_SLOTS)], dtype=np.int64)
 
-#: ``k / 26`` and ``k / 28`` as float32, as the observer stores them (no division in the step)
-_OVER_26 = (np.arange(MAX_STOCK + 1) / MAX_STOCK).astype(np.float32)
-_OVER_28 = (np.arange(NUM_SLOTS + 1) / NUM_SLOTS).astype(np.float32)
+#: ``k / MAX_STOCK`` and ``k / NUM_SLOTS`` as float32, as the observer stores them (no division in the step)
+_OVER_MAX_STOCK = (np.arange(MAX_STOCK + 1) / MAX_STOCK).astype(np.float32)
+_OVER_SLOTS = (np.arange(NUM_SLOTS + 1) / NUM_SLOTS).astype(np.float32)
 #: rank index (0..12) and suit index (0..3) of each card id (no division in the step)
-_RANK0 = np.array([c % NUM_RANKS for c in range(DECK_SIZE + 1)], dtype=np.int64)
-_SUIT = np.array([c // NUM_RANKS for c in range(DECK_SIZE + 1)], dtype=np.int64)
+_RANK0 = np.array([rank_of(c) - 1 for c in range(DECK_SIZE + 1)], dtype=np.int64)
+_SUIT = np.array([suit_of(c) for c in range(DECK_SIZE + 1)], dtype=np.int64)
 #: ``_BIT_OF_MOD37[(1 << k) % 37] == k`` for k < 36 (the one copy: ``tripeaks.kernels``)
 _BIT_OF_MOD37 = R.BIT_OF_MOD37
 
@@ -148,14 +166,6 @@ def deal_from_seed(seed: int, jokers: int, tableau: np.ndarray, rest: np.ndarray
 # --------------------------------------------------------------------------- game
 
 
-@njit(cache=True, inline="always")
-def _key_of(card: int) -> int:
-    """``rules.card_key`` of a card id (-1: no card)."""
-    if card < 0 or card == JOKER:
-        return 0
-    return _RANK0[card] + 1
-
-
 @njit(cache=True)
 def start_game(
     i: int,
@@ -171,7 +181,7 @@ def start_game(
     """Game ``i`` from its tableau (already in ``tab[i]``) and ``rest`` = waste card then stock."""
     slot_rank = np.empty(NUM_SLOTS, dtype=np.int64)
     for s in range(NUM_SLOTS):
-        slot_rank[s] = _RANK0[tab[i, s]] + 1
+        slot_rank[s] = R.card_key(tab[i, s])
     R.accept_masks(slot_rank, wrap, accept[i])
     if cfg[C_WASTE_EMPTY]:
         for k in range(n_rest):
@@ -192,7 +202,7 @@ def start_game(
         if stock[i, k] == JOKER:
             jokers += 1
     st[i, F_JOKERS_UNSEEN] = jokers
-    st[i, F_KEY] = _key_of(st[i, F_WASTE])
+    st[i, F_KEY] = R.card_key(st[i, F_WASTE])
     st[i, F_REMOVED] = 0
     st[i, F_EXPOSED] = BOTTOM
     face_up = ALL if cfg[C_OPEN] else BOTTOM
@@ -313,7 +323,7 @@ def _play(
         points = cfg[C_REMOVAL]
         if cfg[C_CHAIN_POINTS]:
             points += chain
-        if a < 3:
+        if a < NUM_APEXES:
             apex = st[i, F_APEXES] + 1
             st[i, F_APEXES] = apex
             points += cfg[C_APEX1 + apex - 1]
@@ -325,7 +335,7 @@ def _play(
         cleared = 1
         st[i, F_CLEARED] += 1
     st[i, F_WASTE] = card
-    st[i, F_KEY] = _key_of(card)
+    st[i, F_KEY] = R.card_key(card)
     score = st[i, F_SCORE] + points
     if cfg[C_HAS_FLOOR] and score < cfg[C_FLOOR]:
         score = cfg[C_FLOOR]
@@ -353,9 +363,9 @@ def _waste_cell(obs: np.ndarray, i: int, card: int, value: float) -> None:
 
 @njit(cache=True, inline="always")
 def _counts(i: int, st: np.ndarray, obs: np.ndarray) -> None:
-    obs[i, STOCK_OFF] = _OVER_26[st[i, F_STOCK_LEN] - st[i, F_STOCK_POS]]
-    obs[i, CHAIN_OFF] = _OVER_28[st[i, F_CHAIN]]
-    obs[i, CLEARED_OFF] = _OVER_28[st[i, F_CLEARED]]
+    obs[i, STOCK_OFF] = _OVER_MAX_STOCK[st[i, F_STOCK_LEN] - st[i, F_STOCK_POS]]
+    obs[i, CHAIN_OFF] = _OVER_SLOTS[st[i, F_CHAIN]]
+    obs[i, CLEARED_OFF] = _OVER_SLOTS[st[i, F_CLEARED]]
 
 
 @njit(cache=True)

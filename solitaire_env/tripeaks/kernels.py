@@ -18,6 +18,7 @@ from solitaire_env.tripeaks.rules import (
     ALL_SLOTS,
     COVER_MASK,
     COVERS,
+    DECK_SIZE,
     DRAW,
     NUM_KEYS,
     NUM_RANKS,
@@ -55,6 +56,14 @@ def popcount(x):
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
     return (x * 0x0101010101010101) >> 56
+
+
+@njit(cache=True, inline="always")
+def card_key(card):
+    """``rules.card_key``: the waste key of a card id, its rank 1..13, or 0 for a joker or no card (-1)."""
+    if card < 0 or card >= DECK_SIZE:
+        return 0
+    return card % NUM_RANKS + 1
 
 
 @njit(cache=True, inline="always")
