@@ -291,6 +291,17 @@ class EvalConfig:
     def code_game(self) -> GameCode:
         return game_spec(self.game).code
 
+    def dry_run_text(self) -> str:
+        """The settings in a few lines, each ending in a newline: what ``solitaire-env eval
+        --dry-run`` prints once the config has passed its checks (the first line says so)."""
+        lines = [
+            f"config ok: {self.game}, rules {self.rules}, {self.deals} deals from seed {self.seed}",
+            f"agents: {' '.join(a.key for a in self.agents)}",
+            f"env: {self.env_kwargs or '(defaults)'}; backend {self.backend}; workers {self.workers or 'all'}",
+        ]
+        lines += [f"{key}: {getattr(self, key)}" for key in ("out", "record", "plot") if getattr(self, key) is not None]
+        return "".join(f"{line}\n" for line in lines)
+
     def to_dict(self) -> dict[str, Any]:
         """The settings as a mapping :meth:`from_mapping` accepts (what results files store)."""
         return {

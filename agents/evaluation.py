@@ -54,10 +54,13 @@ from agents.config import AgentSpec, ConfigError, EvalConfig
 from agents.records import PROGRESS_KEY, episode_record, write_record
 from solitaire_env import __version__
 from solitaire_env.common.deals import draw_codes
+from solitaire_env.common.numba_cache import numba_cold
 from solitaire_env.common.statistics import wilson
 from solitaire_env.games import GAMES
 
 __all__ = [
+    "COMPILE_NOTE",
+    "NUMBA_KERNELS",
     "AgentSpec",
     "ConfigError",
     "DealWorker",
@@ -69,6 +72,8 @@ __all__ = [
     "check_outputs",
     "evaluate",
     "mcnemar_exact",
+    "numba_cold",
+    "numba_cold_agents",
     "plot_win_rates",
     "wilson",
 ]
@@ -423,6 +428,29 @@ def check_outputs(config: EvalConfig) -> None:
             raise ConfigError(f"{key}: {path!r} {problem}")
     if config.plot is not None:
         plot_format(config.plot)
+
+
+#: The numba kernels an agent compiles on its first call, by (agent name, game): the module and
+#: the functions it calls from Python.  :func:`numba_cold_agents` looks them up in numba's
+#: on-disk cache (``solitaire-env eval`` then says, on stderr, that the first games will compile).
+NUMBA_KERNELS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
+    ("rollout", "tripeaks"): ("agents._playout", ("rollout_counts",)),
+    ("pimc", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
+    ("oracle", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
+}
+#: The line ``solitaire-env eval`` prints on stderr when :func:`numba_cold_agents` names some.
+COMPILE_NOTE = "compiling the numba kernels of {agents} on first use (about 10 s; cached after)"
+
+
+def numba_cold_agents(specs: Sequence[AgentSpec], game: str) -> list[str]:
+    """The keys of the agents among ``specs`` whose numba kernels are not in the cache yet (see
+    :data:`NUMBA_KERNELS`)."""
+    cold = []
+    for spec in specs:
+        kernels = NUMBA_KERNELS.get((spec.name, game))
+        if kernels is not None and numba_cold(*kernels):
+            cold.append(spec.key)
+    return cold
 
 
 class OutputWriteError(ValueError):

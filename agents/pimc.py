@@ -7,9 +7,9 @@ candidate move is scored on the *same* samples: in each sample the position afte
 solved with full information (the sample's hidden cards), within ``max_nodes`` per search.
 
 * a ``solved`` position counts 1 (a win), ``unsolvable`` 0, ``intractable`` (the budget ran
-  out) ``intractable`` (default 0.5: "unknown", about its chance of being winnable: on
-  TriPeaks Easy positions the 20 000-node search gives up on winnable and lost positions in
-  roughly a 2 : 3 ratio, see ``docs/agents_pimc_oracle_ppo.md``);
+  out) ``intractable`` (default 0.5: "unknown": a position whose search gave up may well be
+  winnable, so it does not count as a loss; ``docs/agents_pimc_oracle_ppo.md`` measures how
+  often it is);
 * the move with the highest total wins; ties go to the hint heuristic's move
   (:mod:`solitaire_env.hints`), then to the first candidate in a fixed order.
 
@@ -29,8 +29,8 @@ occurrence).
 Strategy fusion: in each sample the solver knows where every card lies, so it plays each
 sample with a different strategy, and a move looks good if *some* continuation wins in each
 sample, though no single strategy could choose among those continuations without seeing the
-cards.  On TriPeaks almost every legal move wins almost every sample, the totals tie and the
-tie-break decides; see ``docs/agents_pimc_oracle_ppo.md`` for the measured cost of this.
+cards.  Where almost every legal move wins almost every sample, the totals tie and the
+tie-break decides; ``docs/agents_pimc_oracle_ppo.md`` measures what this costs on TriPeaks.
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ action_masks=state.mask, deterministic=True)`` returns (always a legal move), co
 policy network's logits without ``predict``'s per-call distribution objects (:meth:`PpoAgent.greedy`:
 the best legal logit, or, when two are too close to be sure after rounding, the argmax of the
 exact masked probabilities ``predict`` takes it from); ``tests/test_agents_ppo.py`` checks it is
-``predict``'s action on hundreds of states and on made-up ties.  The policy part of a move costs
-about a third of ``predict``'s (``docs/agents_pimc_oracle_ppo.md``).
+``predict``'s action on hundreds of states and on made-up ties.
+``docs/agents_pimc_oracle_ppo.md`` has what a move costs either way.
 
 Threads and processes
 ---------------------

@@ -23,7 +23,7 @@ One round:
    most probable move is the move of highest estimated value. The value head is
    fitted to the best move's value (the return of playing on), so that PPO starts with a critic;
    with ``critic_every: k`` only on every k-th batch (the others fit the logits alone, without
-   running the critic: for the afterstate policy about 60 % of the cost of a batch).
+   running the critic, which makes them cheaper: ``docs/training.md`` has by how much).
 3. **Check** (when the run gives a validation, every ``every`` seconds and at the end): the
    weights of the best check (mean validation return, as the evaluation callback ranks models)
    are the ones the warm start ends with.

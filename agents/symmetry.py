@@ -23,7 +23,7 @@ the playouts behind the move values the warm start fits): it reads ranks only, s
 the suits changes nothing for it; but where it breaks a tie between moves it rates the same, or
 cuts its search of chains short, it goes in slot order, which the mirror reverses. So in a
 mirrored position the advice is the image of the original advice, which the base policy itself
-may not give there (docs/training.md, session 9, says how often).
+may not give there (docs/training.md measures how often, in its section on the symmetries).
 
 ``tests/test_symmetry.py`` plays random games of the rules core side by side with their images
 under all 48 and checks the observations and legal moves against these permutations.

@@ -234,6 +234,29 @@ class TrainConfig:
             f"out: {self.out}" + (f"; resume: {self.resume}" if self.resume else ""),
         ]
 
+    def dry_run_text(self) -> str:
+        """The settings in a few lines, each ending in a newline: what ``solitaire-env train
+        --dry-run`` prints once the config has passed its checks (the first line says so).
+        :meth:`describe` is the shorter block a run prints at its start."""
+        limit = f"{self.timesteps:,} timesteps" + (f" or {self.minutes:g} minutes" if self.minutes else "")
+        pretrain = "none" if self.pretrain is None else dict(self.pretrain) or "the defaults"
+        agents = " ".join(a.key for a in self.test_agents) or "(none)"
+        if self.test_deals:
+            test = f"test: {self.test_deals} deals (seed {self.test_seed}), compared with: {agents}"
+        else:
+            test = "test: none (test.deals is 0)"
+        lines = [
+            f"config ok: {self.game}, rules {self.rules}, {self.num_envs} envs, {limit}, seed {self.seed}",
+            f"env: {dict(self.env) or '(defaults)'}",
+            f"ppo: {self.ppo_kwargs or '(defaults)'}",
+            f"advice: {self.advice}; shaping: {self.shaping}; pretrain: {pretrain}",
+            f"validation: {self.validation_deals} deals (seed {self.validation_seed}) "
+            f"every {self.validation_every:,} steps",
+            test,
+            f"out: {self.out}" + (f"; resume: {self.resume}" if self.resume else ""),
+        ]
+        return "".join(f"{line}\n" for line in lines)
+
 
 def _known(data: Mapping[str, Any], keys: Sequence[str], where: str, block: str) -> None:
     unknown = [k for k in data if k not in keys]

@@ -7,7 +7,9 @@ arguments name in :mod:`solitaire_env.deal_args`, what ``deal``, ``solve`` and `
 (and the move names ``hint`` reads) in :mod:`solitaire_env.text`, the run over many deals in
 :mod:`solitaire_env.solvability`, terminal play in :mod:`solitaire_env.play`, benchmarks in
 :mod:`solitaire_env.bench`, and evaluation, replay and training in ``agents`` (imported lazily:
-this module is the one place that joins the library and the agents).
+this module is the one place that joins the library and the agents; what ``eval --dry-run`` and
+``train --dry-run`` print is the configs' ``dry_run_text()``, and which agents' numba kernels
+are not cached yet :func:`agents.evaluation.numba_cold_agents` says).
 
 Every error (a bad deal code or deal string, an unknown verb or option, a bad option value, a
 missing file; the library's ``ValueError`` and ``OSError``) is one line on stderr,
@@ -539,49 +541,6 @@ examples:
 """
 
 
-#: The numba kernels an agent compiles on its first call, by (agent name, game): the module and
-#: the functions it calls from Python.  ``eval`` looks them up in numba's on-disk cache.
-NUMBA_KERNELS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
-    ("rollout", "tripeaks"): ("agents._playout", ("rollout_counts",)),
-    ("pimc", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
-    ("oracle", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
-}
-COMPILE_NOTE = "compiling the numba kernels of {agents} on first use (about 10 s; cached after)"
-
-
-def numba_cold(module: str, functions: Sequence[str]) -> bool:
-    """Whether calling one of ``functions`` of ``module`` compiles: numba's on-disk cache holds no
-    entry for it that is fresh (the source unchanged, this numba version) and made for this CPU.
-    ``True`` when that cannot be told (numba's cache internals differ): better one line too many."""
-    import importlib
-
-    try:
-        from numba.core import config as numba_config
-
-        if getattr(numba_config, "DISABLE_JIT", False):  # nothing compiles
-            return False
-        mod = importlib.import_module(module)
-        for name in functions:
-            dispatcher = getattr(mod, name)
-            magic = dispatcher.targetctx.codegen().magic_tuple()
-            index = dispatcher._cache._cache_file._load_index()  # {} when missing or stale
-            if not any(key[1] == magic for key in index):
-                return True
-    except Exception:  # any failure of the look-up: say it may compile
-        return True
-    return False
-
-
-def numba_cold_agents(specs: Sequence[Any], game: str) -> list[str]:
-    """The agents among ``specs`` whose numba kernels are not in the cache yet (see :data:`NUMBA_KERNELS`)."""
-    cold = []
-    for spec in specs:
-        kernels = NUMBA_KERNELS.get((spec.name, game))
-        if kernels is not None and numba_cold(*kernels):
-            cold.append(spec.key)
-    return cold
-
-
 @verb(
     "eval",
     "evaluate agents on the same N deals: win rates with intervals, paired tests, JSON/CSV, records",
@@ -620,7 +579,14 @@ def numba_cold_agents(specs: Sequence[Any], game: str) -> list[str]:
 def cmd_eval(args: argparse.Namespace) -> int:
     from agents.backends import RayUnavailableError
     from agents.config import EvalConfig, load_config_file
-    from agents.evaluation import EvalResult, OutputWriteError, check_outputs, evaluate
+    from agents.evaluation import (
+        COMPILE_NOTE,
+        EvalResult,
+        OutputWriteError,
+        check_outputs,
+        evaluate,
+        numba_cold_agents,
+    )
 
     raw: dict[str, Any] = load_config_file(args.config) if args.config is not None else {}
     for key in ("game", "rules", "deals", "seed", "agents", "workers", "backend", "ray_address", "compare"):
@@ -640,14 +606,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raw["env"] = {**env, **flags}
     config = EvalConfig.from_mapping(raw, source=args.config)
     check_outputs(config)  # every output path and the plot's format, before any game
-    agents = " ".join(a.key for a in config.agents)
     if args.dry_run:
-        print(f"config ok: {config.game}, rules {config.rules}, {config.deals} deals from seed {config.seed}")
-        print(f"agents: {agents}")
-        print(f"env: {config.env_kwargs or '(defaults)'}; backend {config.backend}; workers {config.workers or 'all'}")
-        for key in ("out", "record", "plot"):
-            if getattr(config, key) is not None:
-                print(f"{key}: {getattr(config, key)}")
+        print(config.dry_run_text(), end="")
         return 0
     cold = numba_cold_agents(config.agents, config.game)
     if cold:
@@ -790,22 +750,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         raw["test"]["deals"] = args.test_deals
         config = TrainConfig.from_mapping(raw, source=args.config)
     if args.dry_run:
-        limit = f"{config.timesteps:,} timesteps" + (f" or {config.minutes:g} minutes" if config.minutes else "")
-        print(f"config ok: {config.game}, rules {config.rules}, {config.num_envs} envs, {limit}, seed {config.seed}")
-        print(f"env: {dict(config.env) or '(defaults)'}")
-        print(f"ppo: {config.ppo_kwargs or '(defaults)'}")
-        pretrain = "none" if config.pretrain is None else dict(config.pretrain) or "the defaults"
-        print(f"advice: {config.advice}; shaping: {config.shaping}; pretrain: {pretrain}")
-        print(
-            f"validation: {config.validation_deals} deals (seed {config.validation_seed}) "
-            f"every {config.validation_every:,} steps"
-        )
-        agents = " ".join(a.key for a in config.test_agents) or "(none)"
-        if config.test_deals:
-            print(f"test: {config.test_deals} deals (seed {config.test_seed}), compared with: {agents}")
-        else:
-            print("test: none (test.deals is 0)")
-        print(f"out: {config.out}" + (f"; resume: {config.resume}" if config.resume else ""))
+        print(config.dry_run_text(), end="")
         return 0
     result = train(config, progress=not args.no_progress)
     m = result.metrics

@@ -101,6 +101,30 @@ def test_eval_config_and_overrides(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and "config ok: tripeaks, rules C, 20 deals" in out and "when_stuck" in out
 
 
+def test_the_dry_run_prints_every_setting(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The whole text of a dry run (``EvalConfig.dry_run_text``), the outputs' lines included."""
+    out_dir, record, plot = tmp_path / "o", tmp_path / "r", tmp_path / "p.png"
+    argv = ["eval", "--game", "ft", "--agents", "random", "hint", "--deals", "7", "--seed", "3", "--workers", "2"]
+    argv += ["--out", str(out_dir), "--record", str(record), "--plot", str(plot), "--foundation-return", "off"]
+    status, out, err = run(capsys, *argv, "--dry-run")
+    assert (status, err) == (0, "")
+    assert out.splitlines() == [
+        "config ok: fortythieves, rules N, 7 deals from seed 3",
+        "agents: random hint",
+        "env: {'foundation_return': False}; backend process; workers 2",
+        f"out: {out_dir}",
+        f"record: {record}",
+        f"plot: {plot}",
+    ]
+    status, out, _ = run(capsys, "eval", "--dry-run")
+    assert status == 0
+    assert out == (
+        "config ok: tripeaks, rules E, 100 deals from seed 0\n"
+        "agents: random\n"
+        "env: (defaults); backend process; workers all\n"
+    )
+
+
 @pytest.mark.parametrize("name", ["eval_tripeaks_easy", "eval_tripeaks_classic", "eval_fortythieves"])
 def test_shipped_configs_validate_or_name_the_missing_agents(capsys: pytest.CaptureFixture[str], name: str) -> None:
     status, out, err = run(capsys, "eval", "--config", str(ROOT / "configs" / f"{name}.yaml"), "--dry-run")
@@ -458,26 +482,26 @@ def test_the_table_has_a_legend_under_its_rows(capsys: pytest.CaptureFixture[str
 def test_the_compile_note_is_printed_only_when_a_kernel_is_cold(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import solitaire_env.cli as cli
+    import agents.evaluation as evaluation
 
-    monkeypatch.setitem(cli.NUMBA_KERNELS, ("random", "tripeaks"), ("agents._playout", ("rollout_counts",)))
-    monkeypatch.setattr(cli, "numba_cold", lambda module, functions: True)
+    monkeypatch.setitem(evaluation.NUMBA_KERNELS, ("random", "tripeaks"), ("agents._playout", ("rollout_counts",)))
+    monkeypatch.setattr(evaluation, "numba_cold", lambda module, functions: True)
     status, out, err = run(capsys, "eval", "--agents", "random", "--deals", "1", *QUICK)
     assert status == 0
     assert err.splitlines() == [
         "solitaire-env: compiling the numba kernels of random on first use (about 10 s; cached after)"
     ]
     assert out.index("TriPeaks") == 0  # the table on stdout, the note on stderr
-    monkeypatch.setattr(cli, "numba_cold", lambda module, functions: False)
+    monkeypatch.setattr(evaluation, "numba_cold", lambda module, functions: False)
     status, out, err = run(capsys, "eval", "--agents", "random", "--deals", "1", *QUICK)
     assert status == 0 and err == ""
-    monkeypatch.setattr(cli, "numba_cold", lambda module, functions: True)
+    monkeypatch.setattr(evaluation, "numba_cold", lambda module, functions: True)
     status, _, err = run(capsys, "eval", "--agents", "random", "--deals", "1", "--dry-run")
     assert status == 0 and err == ""  # a dry run compiles nothing
 
 
 def test_numba_cold_reads_numba_s_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from solitaire_env.cli import numba_cold
+    from agents.evaluation import numba_cold
 
     (tmp_path / "tiny_kernel_for_cli_test.py").write_text(
         "from numba import njit\n\n@njit(cache=True)\ndef plus_one(x):\n    return x + 1\n"
@@ -493,8 +517,8 @@ def test_numba_cold_reads_numba_s_cache(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_the_numba_kernels_table_names_cached_dispatchers() -> None:
+    from agents.evaluation import NUMBA_KERNELS
     from agents.registry import agent_names
-    from solitaire_env.cli import NUMBA_KERNELS
 
     for (agent, game), (module, functions) in NUMBA_KERNELS.items():
         assert agent in agent_names(game)  # type: ignore[arg-type]

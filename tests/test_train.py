@@ -108,6 +108,38 @@ def test_cli_dry_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert "config ok: tripeaks, rules E" in out and "test: 1000 deals (seed 0)" in out
 
 
+def test_the_dry_run_prints_every_setting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole text of a dry run (``TrainConfig.dry_run_text``), with the command line's overrides."""
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump(tiny(tmp_path, minutes=2.5), sort_keys=False))
+    resume = tmp_path / "m.zip"
+    resume.write_bytes(b"")
+    argv = ["train", "--config", str(path), "--seed", "4", "--timesteps", "1234567", "--resume", str(resume)]
+    assert main([*argv, "--dry-run"]) == 0
+    out, err = capsys.readouterr()
+    ppo = "{'n_steps': 32, 'batch_size': 64, 'n_epochs': 1, 'net_arch': [64, 64], 'torch_threads': 1, "
+    ppo += "'policy': 'MlpPolicy'}"
+    assert err == ""
+    assert out.splitlines() == [
+        "config ok: tripeaks, rules E, 8 envs, 1,234,567 timesteps or 2.5 minutes, seed 4",
+        "env: {'obs_mode': 'flat', 'reward': 'progress', 'win_bonus': 10}",
+        f"ppo: {ppo}",
+        "advice: none; shaping: none; pretrain: none",
+        "validation: 8 deals (seed 1) every 256 steps",
+        "test: 6 deals (seed 0), compared with: random",
+        f"out: {tmp_path / 'run'}; resume: {resume}",
+    ]
+    path.write_text(yaml.safe_dump(tiny(tmp_path, env={"reward": "progress"}, ppo={}, pretrain={}, minutes=None)))
+    assert main(["train", "--config", str(path), "--test-deals", "0", "--dry-run"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:6] == [
+        "env: {'reward': 'progress'}",
+        "ppo: {'policy': 'MlpPolicy'}",
+        "advice: none; shaping: none; pretrain: the defaults",
+        "validation: 8 deals (seed 1) every 256 steps",
+        "test: none (test.deals is 0)",
+    ]
+
+
 def test_an_empty_config_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An empty file would start the defaults' million-step run: refused in one line."""
     for text in ("", "# nothing yet\n", "{}\n"):

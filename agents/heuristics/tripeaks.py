@@ -1,4 +1,4 @@
-"""TriPeaks heuristic agents: public information only, deterministic, a few milliseconds a game.
+"""TriPeaks heuristic agents: public information only, deterministic.
 
 Each agent reads only the position's knowledge object (``state.knowledge``, a
 :class:`~solitaire_env.tripeaks.knowledge.TriPeaksKnowledge`: the ranks of the slots ever seen,

@@ -13,11 +13,12 @@ Every rule option is covered by the inputs: ``wrap`` through the accept masks, `
 through ``when_stuck``, jokers and the empty waste through waste key 0, ``faces`` does not
 matter (the solver sees every card: it is an oracle, for hints only when every card is known).
 
-Cost of a call: the first search in a process pays a one-off 0.4-1.7 s here (importing numba,
+Cost of a call: the first search in a process pays a one-off cost here (importing numba,
 numba's own start-up on its first compiled call, loading the cached kernel, allocating the
-tables); after that, a deal's first search costs what a second search of it does (nothing is
-prepared per deal beyond three small arrays), so time solver runs after one warm-up call
-(``solitaire_env.solvability.warm_up``), as ``benchmarks/solve_first_call.py`` does.
+tables; BENCHMARKS.md measures it); after that, a deal's first search costs what a second
+search of it does (nothing is prepared per deal beyond three small arrays), so time solver
+runs after one warm-up call (``solitaire_env.solvability.warm_up``), as
+``benchmarks/solve_first_call.py`` does.
 """
 
 from __future__ import annotations
@@ -129,9 +130,8 @@ def _search(
     filling (past 2.9 M states, beyond the default budget) stops memoising.  The middle step
     was added because going straight from 128 KB to 32 MB scattered every medium search's
     states (the unsolvable deals: most of a solvability run's time) over 32 MB, far from the
-    cache; with it first calls were 1.35-1.8x faster on a quiet machine, much less of a
-    gain under heavy load (``benchmarks/solve_first_call.py``, BENCHMARKS.md).  A ``mid_table``
-    no larger than ``small_table`` skips the middle step.
+    cache; ``benchmarks/solve_first_call.py`` measures what the middle step gains (BENCHMARKS.md
+    records its runs).  A ``mid_table`` no larger than ``small_table`` skips the middle step.
     """
     table = small_table
     all_slots = np.int64(ALL_SLOTS)
