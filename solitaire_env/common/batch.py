@@ -25,6 +25,7 @@ from gymnasium.vector.utils import batch_space
 
 from solitaire_env.common.deals import BASE32, SEED_BITS, DealCode, DealCodeError, parse_deal_code
 from solitaire_env.common.env import ILLEGAL_POLICIES, IllegalActionError, SolitaireEnv
+from solitaire_env.common.observer import OBS_MODES
 
 _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 _BASE32 = np.frombuffer(BASE32.encode(), dtype=np.uint8)
@@ -93,7 +94,6 @@ class BatchEnv(VectorEnv):
         reward: str,
         win_bonus: float,
         obs_mode: str,
-        obs_modes: tuple[str, ...] | list[str],
         illegal_action: str,
         illegal_penalty: float | None,
         max_episode_steps: int | None,
@@ -112,8 +112,8 @@ class BatchEnv(VectorEnv):
             raise ValueError(f"unknown reward {reward!r}; want one of {', '.join(SolitaireEnv.REWARDS)}")
         if illegal_action not in ILLEGAL_POLICIES:
             raise ValueError(f"unknown illegal_action {illegal_action!r}; want one of {', '.join(ILLEGAL_POLICIES)}")
-        if obs_mode not in obs_modes:
-            raise ValueError(f"unknown observation mode {obs_mode!r}; want one of {', '.join(obs_modes)}")
+        if obs_mode not in OBS_MODES:
+            raise ValueError(f"unknown observation mode {obs_mode!r}; want one of {', '.join(OBS_MODES)}")
         if isinstance(autoreset_mode, AutoresetMode):
             autoreset_mode = {v: k for k, v in _AUTORESET_MODES.items()}.get(autoreset_mode, str(autoreset_mode))
         if autoreset_mode not in _AUTORESET_MODES:
@@ -124,7 +124,7 @@ class BatchEnv(VectorEnv):
             raise ValueError(f"max_episode_steps must be a whole number >= 1 or None, got {max_episode_steps!r}")
         n = self.num_envs = int(num_envs)
         self.obs_mode = obs_mode
-        self._obs_index = list(obs_modes).index(obs_mode)
+        self._obs_index = OBS_MODES.index(obs_mode)
         self.reward_mode = reward
         self.illegal_action = illegal_action
         if illegal_penalty is None:

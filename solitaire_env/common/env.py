@@ -9,13 +9,13 @@ build its rules-core game and which observer to use.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from solitaire_env.common.deals import DealCode, DealCodeError, parse_deal_code
+from solitaire_env.common.deals import DealCode, DealCodeError, DealStringError, parse_deal_code
 
 
 class Game(Protocol):
@@ -38,6 +38,35 @@ class Game(Protocol):
     def over(self) -> bool: ...
     @property
     def progress(self) -> int: ...
+
+
+class DealType(Protocol):
+    """A game's deal class: :func:`as_deal` reads a deal string with its ``parse``."""
+
+    @classmethod
+    def parse(cls, text: str) -> Any: ...
+
+
+DealT = TypeVar("DealT", bound=DealType)
+
+
+def parse_game_code(code: Any, game: str) -> DealCode:
+    """The deal code ``code`` parsed (:func:`~solitaire_env.common.deals.parse_deal_code`);
+    :class:`~solitaire_env.common.deals.DealCodeError` if it is not a code of ``game`` (its letters)."""
+    parsed = parse_deal_code(code)
+    if parsed.game != game:
+        raise DealCodeError(f"deal code {parsed} is for game {parsed.game}, this env plays {game}")
+    return parsed
+
+
+def as_deal(deal: Any, deal_type: type[DealT], expected: str) -> DealT:
+    """``deal`` as a ``deal_type``: a deal string parsed, a ``deal_type`` as it is; anything else
+    raises :class:`~solitaire_env.common.deals.DealStringError` ``"<expected>, got <deal>"``."""
+    if isinstance(deal, str):
+        return deal_type.parse(deal)
+    if not isinstance(deal, deal_type):
+        raise DealStringError(f"{expected}, got {deal!r}")
+    return deal
 
 
 #: A reward function: (score change, progress change, won) -> reward.
@@ -255,10 +284,7 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         if "deal_code" in options and "deal" in options:
             raise ValueError("give either options['deal_code'] or options['deal'], not both")
         if "deal_code" in options:
-            code = parse_deal_code(options["deal_code"])
-            if code.game != self.game_letters:
-                raise DealCodeError(f"deal code {code} is for game {code.game}, this env plays {self.game_letters}")
-            deal, self.game = self._deal_from_code(code)
+            deal, self.game = self._deal_from_code(parse_game_code(options["deal_code"], self.game_letters))
         elif "deal" in options:
             deal, self.game = self._deal_from_text(options["deal"])
         else:

@@ -18,11 +18,13 @@ from gymnasium.vector import AutoresetMode
 from solitaire_env import FORTYTHIEVES_MAX_STEPS
 from solitaire_env.common import batch as base
 from solitaire_env.common.batch import BatchEnv
-from solitaire_env.common.deals import DealCodeError, DealStringError, parse_deal_code
+from solitaire_env.common.deals import parse_deal_code
+from solitaire_env.common.env import as_deal, parse_game_code
 from solitaire_env.fortythieves import batch_kernels as K
 from solitaire_env.fortythieves.deal import FortyThievesDeal
+from solitaire_env.fortythieves.env import check_max_repeats
 from solitaire_env.fortythieves.game import REASONS
-from solitaire_env.fortythieves.observe import OBS_MODES, FortyThievesObserver
+from solitaire_env.fortythieves.observe import FortyThievesObserver
 from solitaire_env.fortythieves.rules import FortyThievesRules, FortyThievesScoring, get_scoring
 
 #: Random deal seeds drawn ahead per env (the kernel takes one per reset).
@@ -207,14 +209,11 @@ class FortyThievesVectorEnv(BatchEnv):
         exclude_codes: Iterable[str] | None = None,
     ) -> None:
         super().__init__(
-            num_envs, reward=reward, win_bonus=win_bonus, obs_mode=obs_mode, obs_modes=OBS_MODES,
+            num_envs, reward=reward, win_bonus=win_bonus, obs_mode=obs_mode,
             illegal_action=illegal_action, illegal_penalty=illegal_penalty, max_episode_steps=max_episode_steps,
             autoreset_mode=autoreset_mode, copy=copy, render_mode=render_mode,
         )  # fmt: skip
-        if max_repeats is not None and (
-            isinstance(max_repeats, bool) or not isinstance(max_repeats, int) or max_repeats < 2
-        ):
-            raise ValueError(f"max_repeats must be a whole number >= 2 or None, got {max_repeats!r}")
+        check_max_repeats(max_repeats)
         self.rules = FortyThievesRules(foundation_return=foundation_return)
         self.scoring = get_scoring(scoring)
         self._exclude(exclude_codes, "FT", "N", "Forty Thieves")
@@ -387,23 +386,10 @@ class FortyThievesVectorEnv(BatchEnv):
 
     # ------------------------------------------------------------------ deals
 
-    def _check_code(self, code: Any) -> str:
-        parsed = parse_deal_code(code)
-        if parsed.game != "FT":
-            raise DealCodeError(f"deal code {parsed} is for game {parsed.game}, this env plays FT")
-        return str(parsed)
-
-    @staticmethod
-    def _check_deal(deal: Any) -> FortyThievesDeal:
-        if isinstance(deal, str):
-            deal = FortyThievesDeal.parse(deal)
-        elif not isinstance(deal, FortyThievesDeal):
-            raise DealStringError(f"a deal must be a Forty Thieves deal string or FortyThievesDeal, got {deal!r}")
-        return deal
-
     def _check_options(self, codes: list[Any] | None, deals: list[Any] | None) -> tuple[Any, Any]:
-        names = [self._check_code(c) for c in codes] if codes is not None else None
-        checked = [self._check_deal(d) for d in deals] if deals is not None else None
+        names = [str(parse_game_code(c, "FT")) for c in codes] if codes is not None else None
+        expected = "a deal must be a Forty Thieves deal string or FortyThievesDeal"
+        checked = [as_deal(d, FortyThievesDeal, expected) for d in deals] if deals is not None else None
         return names, checked
 
     def _start_code(self, i: int, code: Any) -> str:

@@ -6,13 +6,23 @@ from typing import Any
 
 import numpy as np
 
-from solitaire_env.common.deals import DealCode, DealStringError, random_code
-from solitaire_env.common.env import RewardFn, SolitaireEnv
+from solitaire_env.common.deals import DealCode, random_code
+from solitaire_env.common.env import RewardFn, SolitaireEnv, as_deal
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.observe import FortyThievesObserver
 from solitaire_env.fortythieves.render import fortythieves_ansi, fortythieves_rgb
 from solitaire_env.fortythieves.rules import NUM_ACTIONS, FortyThievesRules, FortyThievesScoring, get_scoring
+
+
+def check_max_repeats(max_repeats: int | None) -> int | None:
+    """``max_repeats`` (the repetition cut of the single and the batch env) if it is a whole
+    number >= 2 or ``None``; else ``ValueError``."""
+    if max_repeats is not None and (
+        isinstance(max_repeats, bool) or not isinstance(max_repeats, int) or max_repeats < 2
+    ):
+        raise ValueError(f"max_repeats must be a whole number >= 2 or None, got {max_repeats!r}")
+    return max_repeats
 
 
 class FortyThievesEnv(SolitaireEnv):
@@ -118,11 +128,7 @@ class FortyThievesEnv(SolitaireEnv):
         #: Forty Thieves code's rule letter changes no rule; both names exist as in TriPeaks)
         self.configured_rules = self.rules = FortyThievesRules(foundation_return=foundation_return)
         self.scoring = get_scoring(scoring)
-        if max_repeats is not None and (isinstance(max_repeats, bool) or not isinstance(max_repeats, int)):
-            raise ValueError(f"max_repeats must be a whole number >= 2 or None, got {max_repeats!r}")
-        if max_repeats is not None and max_repeats < 2:
-            raise ValueError(f"max_repeats must be a whole number >= 2 or None, got {max_repeats!r}")
-        self.max_repeats = max_repeats
+        self.max_repeats = check_max_repeats(max_repeats)
         self._repeat_limit = max_repeats or 0
         #: how often each position (by its hash) occurred since the last draw
         self._seen_positions: dict[int, int] = {}
@@ -161,10 +167,7 @@ class FortyThievesEnv(SolitaireEnv):
         return deal, FortyThievesGame(deal, self.configured_rules, self.scoring)
 
     def _deal_from_text(self, deal: Any) -> tuple[Any, Any]:
-        if isinstance(deal, str):
-            deal = FortyThievesDeal.parse(deal)
-        elif not isinstance(deal, FortyThievesDeal):
-            raise DealStringError(f"options['deal'] must be a Forty Thieves deal string or deal, got {deal!r}")
+        deal = as_deal(deal, FortyThievesDeal, "options['deal'] must be a Forty Thieves deal string or deal")
         return deal, FortyThievesGame(deal, self.configured_rules, self.scoring)
 
     def _random_code(self) -> DealCode:

@@ -13,8 +13,10 @@ Moves are env actions (:mod:`solitaire_env.fortythieves.rules`): ``src * 11 + ds
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
+from solitaire_env.common.bits import set_bits
 from solitaire_env.common.cards import card_text
 from solitaire_env.common.deals import SplitMix64
 from solitaire_env.fortythieves.deal import FortyThievesDeal
@@ -100,6 +102,36 @@ class IllegalMoveError(ValueError):
     def __init__(self, reason: str) -> None:
         super().__init__(f"{reason}: {REASONS[reason]}")
         self.reason = reason
+
+
+class Counted(Protocol):
+    """What :func:`counters_of` reads: a game, or its knowledge."""
+
+    @property
+    def score(self) -> int: ...
+    @property
+    def moves(self) -> int: ...
+    @property
+    def foundations(self) -> Sequence[int]: ...
+    @property
+    def chain(self) -> int: ...
+    @property
+    def longest_chain(self) -> int: ...
+
+
+def counters_of(position: Counted) -> dict[str, int]:
+    """The counters of a position as the info and the view show them (the cards founded also
+    as ``cleared``, the name both games share): ``FortyThievesGame.counters`` itself, and what
+    the knowledge's view shows."""
+    founded = sum(position.foundations)
+    return {
+        "score": position.score,
+        "moves": position.moves,
+        "cleared": founded,
+        "founded": founded,
+        "chain": position.chain,
+        "longest_chain": position.longest_chain,
+    }
 
 
 def _place_name(index: int, as_dest: bool) -> str:
@@ -303,8 +335,8 @@ class FortyThievesGame:
         return bits
 
     def legal_actions(self) -> list[int]:
-        mask = self.legal_mask()
-        return [a for a in range(NUM_ACTIONS) if mask >> a & 1]
+        """The legal actions now, ascending."""
+        return set_bits(self.legal_mask())
 
     def illegal_reason(self, action: int) -> str | None:
         """The reason code why ``action`` is illegal now, or ``None`` if it is legal."""
@@ -535,16 +567,7 @@ class FortyThievesGame:
         what = card_text(card) if card is not None else "the top card"
         return f"move {what} from {_place_name(src, False)} to {_place_name(dst, True)}"
 
-    def counters(self) -> dict[str, int]:
-        founded = sum(self.foundations)
-        return {
-            "score": self.score,
-            "moves": self.moves,
-            "cleared": founded,
-            "founded": founded,
-            "chain": self.chain,
-            "longest_chain": self.longest_chain,
-        }
+    counters = counters_of  # a method: game.counters() is counters_of(game)
 
     def public_view(self) -> dict[str, Any]:
         """What the player sees, JSON-serialisable: ``columns`` (10 lists of card text, bottom

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from solitaire_env.common.bits import set_bits
 from solitaire_env.common.cards import NUM_CARDS, card_text
-from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.game import FortyThievesGame, counters_of
 from solitaire_env.fortythieves.rules import (
     FOUNDATION_SUITS,
     NUM_ACTIONS,
@@ -107,12 +108,7 @@ class FortyThievesKnowledge(NamedTuple):
     @property
     def legal(self) -> tuple[int, ...]:
         """The legal env actions, ascending."""
-        m, out = self.legal_mask, []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return tuple(out)
+        return tuple(set_bits(self.legal_mask))
 
     @property
     def all_known(self) -> bool:
@@ -130,7 +126,6 @@ class FortyThievesKnowledge(NamedTuple):
 
     def view(self) -> dict[str, Any]:
         """The dict the renderers draw: equal to ``game.public_view()``."""
-        founded = self.founded
         return {
             "game": "fortythieves",
             "columns": [[card_text(c) for c in col] for col in self.columns],
@@ -138,12 +133,7 @@ class FortyThievesKnowledge(NamedTuple):
             "foundations": [card_text(foundation_card(f, n)) if n else None for f, n in enumerate(self.foundations)],
             "foundation_suits": ["CDHS"[s] for s in FOUNDATION_SUITS],
             "stock_count": self.stock_left,
-            "score": self.score,
-            "moves": self.moves,
-            "cleared": founded,
-            "founded": founded,
-            "chain": self.chain,
-            "longest_chain": self.longest_chain,
+            **counters_of(self),
             "won": self.won,
             "over": self.over,
         }

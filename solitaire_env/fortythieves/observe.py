@@ -56,7 +56,6 @@ ORACLE_STOCK_OFFSET = FLAT_SIZE
 ORACLE_SIZE = ORACLE_STOCK_OFFSET + STOCK_SIZE * CARD_SIZE  # 4985
 
 NONE = 52  # dict-mode code of an empty position
-OBS_MODES = ("flat", "dict", "oracle", "oracle_dict")
 
 
 #: Positions of a card's two ones among its 17 values: its rank and its suit.
@@ -73,14 +72,8 @@ class FortyThievesObserver(Observer):
     """
 
     def __init__(self, mode: str = "flat") -> None:
-        if mode not in OBS_MODES:
-            raise ValueError(f"unknown observation mode {mode!r}; want one of {', '.join(OBS_MODES)}")
-        self.mode = mode
-        self.oracle = mode.startswith("oracle")
-        self.space: spaces.Space[Any]
-        if mode in ("flat", "oracle"):
-            self.space = spaces.Box(0.0, 1.0, (ORACLE_SIZE if self.oracle else FLAT_SIZE,), np.float32)
-        else:
+        super().__init__(mode, FLAT_SIZE, ORACLE_SIZE)
+        if mode in ("dict", "oracle_dict"):
             parts: dict[str, spaces.Space[Any]] = {
                 "columns": spaces.MultiDiscrete(np.full((NUM_COLUMNS, MAX_COLUMN), NONE + 1)),
                 "waste": spaces.MultiDiscrete(np.full(STOCK_SIZE, NONE + 1)),
@@ -91,8 +84,6 @@ class FortyThievesObserver(Observer):
             if self.oracle:
                 parts["stock"] = spaces.MultiDiscrete(np.full(STOCK_SIZE, NONE + 1))
             self.space = spaces.Dict(parts)
-        self._buf = np.zeros(ORACLE_SIZE if self.oracle else FLAT_SIZE, dtype=np.float32)
-        self._mv: Any = memoryview(self._buf)  # type: ignore[arg-type]
         self._game: FortyThievesGame | None = None
         self._columns: list[list[int]] = []
         self._waste: list[int] = []

@@ -17,11 +17,12 @@ from gymnasium.vector import AutoresetMode
 
 from solitaire_env.common import batch as base
 from solitaire_env.common.batch import BatchEnv
-from solitaire_env.common.deals import DealCodeError, DealStringError, parse_deal_code
+from solitaire_env.common.deals import DealStringError
+from solitaire_env.common.env import as_deal, parse_game_code
 from solitaire_env.tripeaks import batch_kernels as K
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import REASONS
-from solitaire_env.tripeaks.observe import OBS_MODES, TriPeaksObserver
+from solitaire_env.tripeaks.observe import TriPeaksObserver
 from solitaire_env.tripeaks.rules import TriPeaksRules
 from solitaire_env.tripeaks.scoring import PointScoring, Scoring, get_scoring
 
@@ -222,7 +223,7 @@ class TriPeaksVectorEnv(BatchEnv):
         exclude_codes: Iterable[str] | None = None,
     ) -> None:
         super().__init__(
-            num_envs, reward=reward, win_bonus=win_bonus, obs_mode=obs_mode, obs_modes=OBS_MODES,
+            num_envs, reward=reward, win_bonus=win_bonus, obs_mode=obs_mode,
             illegal_action=illegal_action, illegal_penalty=illegal_penalty, max_episode_steps=max_episode_steps,
             autoreset_mode=autoreset_mode, copy=copy, render_mode=render_mode,
         )  # fmt: skip
@@ -357,35 +358,29 @@ class TriPeaksVectorEnv(BatchEnv):
 
     # ------------------------------------------------------------------ deals
 
+    def _check_deal(self, deal: Any) -> TriPeaksDeal:
+        """``deal`` (a deal string is parsed) if it is a TriPeaks deal with the rules' jokers."""
+        deal = as_deal(deal, TriPeaksDeal, "a deal must be a TriPeaks deal string or TriPeaksDeal")
+        if deal.jokers != self.rules.jokers:
+            raise DealStringError(f"the deal has {deal.jokers} joker(s) but the rules ask for {self.rules.jokers}")
+        return deal
+
     def _check_options(self, codes: list[Any] | None, deals: list[Any] | None) -> tuple[Any, Any]:
         if codes is not None:
             for code in codes:
-                parsed = parse_deal_code(code)
-                if parsed.game != "TP":
-                    raise DealCodeError(f"deal code {parsed} is for game {parsed.game}, this env plays TP")
+                parse_game_code(code, "TP")
         if deals is not None:
-            deals = [TriPeaksDeal.parse(d) if isinstance(d, str) else d for d in deals]
-            for d in deals:
-                if not isinstance(d, TriPeaksDeal):
-                    raise DealStringError(f"a deal must be a TriPeaks deal string or TriPeaksDeal, got {d!r}")
-                if d.jokers != self.rules.jokers:
-                    raise DealStringError(f"the deal has {d.jokers} joker(s) but the rules ask for {self.rules.jokers}")
+            deals = [TriPeaksDeal.parse(d) if isinstance(d, str) else d for d in deals]  # every string first
+            deals = [self._check_deal(d) for d in deals]
         return codes, deals
 
     def _start_code(self, i: int, code: Any) -> str:
-        parsed = parse_deal_code(code)
-        if parsed.game != "TP":
-            raise DealCodeError(f"deal code {parsed} is for game {parsed.game}, this env plays TP")
+        parsed = parse_game_code(code, "TP")
         self._reset_from_seed(i, parsed.seed, int(parsed.wrap))
         return str(parsed)
 
     def _start_deal(self, i: int, deal: Any) -> str:
-        if isinstance(deal, str):
-            deal = TriPeaksDeal.parse(deal)
-        elif not isinstance(deal, TriPeaksDeal):
-            raise DealStringError(f"a deal must be a TriPeaks deal string or TriPeaksDeal, got {deal!r}")
-        if deal.jokers != self.rules.jokers:
-            raise DealStringError(f"the deal has {deal.jokers} joker(s) but the rules ask for {self.rules.jokers}")
+        deal = self._check_deal(deal)
         self._tab[i] = deal.tableau
         rest = np.array([deal.waste, *deal.stock], dtype=np.int64)
         K.start_game(

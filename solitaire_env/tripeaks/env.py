@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from solitaire_env.common.deals import DealCode, DealStringError, random_code
-from solitaire_env.common.env import RewardFn, SolitaireEnv
+from solitaire_env.common.deals import DealCode, random_code
+from solitaire_env.common.env import RewardFn, SolitaireEnv, as_deal
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import NUM_ACTIONS, TriPeaksGame
 from solitaire_env.tripeaks.observe import TriPeaksObserver
@@ -150,10 +150,7 @@ class TriPeaksEnv(SolitaireEnv):
         return deal, TriPeaksGame(deal, rules, self.scoring)
 
     def _deal_from_text(self, deal: Any) -> tuple[Any, Any]:
-        if isinstance(deal, str):
-            deal = TriPeaksDeal.parse(deal)
-        elif not isinstance(deal, TriPeaksDeal):
-            raise DealStringError(f"options['deal'] must be a TriPeaks deal string or TriPeaksDeal, got {deal!r}")
+        deal = as_deal(deal, TriPeaksDeal, "options['deal'] must be a TriPeaks deal string or TriPeaksDeal")
         return deal, TriPeaksGame(deal, self.configured_rules, self.scoring)
 
     def _random_code(self) -> DealCode:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from solitaire_env.common.bits import set_bits
 from solitaire_env.common.cards import card_text, rank_of
 from solitaire_env.common.deals import DealStringError
 from solitaire_env.tripeaks.deal import TriPeaksDeal
@@ -172,8 +173,8 @@ class TriPeaksGame:
         return legal_bits(self.removed, removable, len(self.stock) - self.stock_pos, self._when_stuck)
 
     def legal_actions(self) -> list[int]:
-        mask = self.legal_mask()
-        return [a for a in range(NUM_ACTIONS) if mask >> a & 1]
+        """The legal actions now, ascending."""
+        return set_bits(self.legal_mask())
 
     def illegal_reason(self, action: int) -> str | None:
         """The reason code why ``action`` is illegal now, or ``None`` if it is legal."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from solitaire_env.common.bits import set_bits
 from solitaire_env.common.cards import JOKER, NUM_CARDS, card_text, rank_of
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import ALL_SLOTS, NUM_ACTIONS, NUM_SLOTS, TriPeaksRules
@@ -87,7 +88,7 @@ class TriPeaksKnowledge(NamedTuple):
     @property
     def legal(self) -> tuple[int, ...]:
         """The legal env actions, ascending."""
-        return tuple(a for a in range(NUM_ACTIONS) if self.legal_mask >> a & 1)
+        return tuple(set_bits(self.legal_mask))
 
     @property
     def all_known(self) -> bool:

@@ -60,8 +60,6 @@ WASTE_JOKER = 52
 WASTE_EMPTY = 53
 STOCK_NONE = 53
 
-OBS_MODES = ("flat", "dict", "oracle", "oracle_dict")
-
 
 def _card_rows(width: int, joker_col: int | None) -> np.ndarray:
     """Row per card id (and the joker): rank one-hot, suit one-hot[, joker flag]."""
@@ -95,16 +93,8 @@ class TriPeaksObserver(Observer):
     """
 
     def __init__(self, mode: str = "flat") -> None:
-        if mode not in OBS_MODES:
-            raise ValueError(f"unknown observation mode {mode!r}; want one of {', '.join(OBS_MODES)}")
-        self.mode = mode
-        self.oracle = mode.startswith("oracle")
-        self.space: spaces.Space[Any]
-        if mode == "flat":
-            self.space = spaces.Box(0.0, 1.0, (FLAT_SIZE,), np.float32)
-        elif mode == "oracle":
-            self.space = spaces.Box(0.0, 1.0, (ORACLE_SIZE,), np.float32)
-        else:
+        super().__init__(mode, FLAT_SIZE, ORACLE_SIZE)
+        if mode in ("dict", "oracle_dict"):
             parts: dict[str, spaces.Space[Any]] = {
                 "tableau": spaces.MultiDiscrete(np.full(NUM_SLOTS, 54)),
                 "waste": spaces.Discrete(54),
@@ -116,8 +106,6 @@ class TriPeaksObserver(Observer):
                 parts["stock"] = spaces.MultiDiscrete(np.full(MAX_STOCK, 54))
             self.space = spaces.Dict(parts)
         self._game: TriPeaksGame | None = None
-        self._buf = np.zeros(ORACLE_SIZE if self.oracle else FLAT_SIZE, dtype=np.float32)
-        self._mv: Any = memoryview(self._buf)  # type: ignore[arg-type]
         self._last: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
         self._codes: list[int] = []
         self._waste = WASTE_EMPTY
