@@ -7,6 +7,19 @@ anything may be played: an empty waste or a joker).  Like the exact solver
 (:mod:`solitaire_env.tripeaks.solver`) a playout keeps ``accept[key]``, the slots whose rank may
 be played on each waste key, and walks the cover tables with bit tricks.
 
+What travels together travels as one value:
+
+- :class:`Position`: a position as its player knows it (ranks of the places seen, -1 for the
+  others, the unseen cards, the rules); the kernels the callers use take one
+  (:func:`sample_counts`, :func:`sample_two`, :func:`position_move`, :func:`position_plans`);
+  ``agents.rollout.tripeaks_position`` builds it from a public state and
+  ``agents.move_values.public_inputs`` from a batch env's view;
+- :class:`Kit`: what a playout reads besides its position: a filled deal (the ranks of every
+  slot and stock card, and their accept masks), the rules, the policy parameters, the noise, the
+  record and the chain search's scratch stack (:func:`new_kit`, :func:`blank_kit`);
+- a *state*, the tuple ``(removed, exposed, known, pos, stock_seen, key)`` a playout moves
+  through (:func:`start`, :func:`_apply`).
+
 The base policy of a playout is *fair*: it reads the rank of a slot only once the slot is face
 up in the playout (``known``), never a stock card before it is drawn, and counts the cards still
 unseen by rank.  Its rule (:func:`_choose`): draw only when no removal is legal; otherwise, for
@@ -16,20 +29,23 @@ score by weights (:func:`policy_params`) the face-down cards the removal turns u
 the best chain end (cards cleared, face-down cards turned up, face-down cards left with one
 cover, unseen cards the known board can take, unseen cards that can follow the waste, K/A
 bridges kept); the lowest slot wins ties.  With ``eps`` (per mille) and noise, a removal is
-instead uniformly random that often (:func:`rollout_counts` takes the noise from its uniforms).
+instead uniformly random that often (:func:`sample_counts` takes the noise from its uniforms).
 
-:func:`rollout_counts` is what the agent calls once per decision: it fills ``samples`` copies
+:func:`sample_counts` is what the agent calls once per decision: it fills ``samples`` copies
 of the unseen places with the unseen ranks (:func:`fill_sample`: jokers only in the stock),
 plays every candidate line (a legal move, or a plan from :func:`plan_paths`) in each and the
 base policy after it to the end, and returns the cards cleared per sample and candidate.
-:func:`rollout_two` tries every second move after every first one (depth 2).
+:func:`sample_two` tries every second move after every first one (depth 2).
 :func:`playout_record` plays one playout from a full position and records its moves, and
 :func:`policy_move` is the base policy's move in a real position (the differential tests replay
-both through the rules core).  The ``stop`` weights (a linear rule to draw instead of playing)
-are off by default: every setting tried lost games (docs/agents_rollout.md).
+both through the rules core); :func:`rollout_counts` and :func:`rollout_two` are
+:func:`sample_counts` and :func:`sample_two` with the position's fields as separate arguments.
+The ``stop`` weights (a linear rule to draw instead of playing) are off by default.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -53,7 +69,7 @@ exposed_of = exposed_slots
 _popcount = popcount
 #: The slots above the bottom row (0..17), the only ones that start face down.
 UPPER_MASK = ALL_SLOTS & ~BOTTOM_MASK
-#: ``rollout_two``'s column for "the game ended with the candidate" (after the 29 actions).
+#: ``sample_two``'s column for "the game ended with the candidate" (after the 29 actions).
 ENDED = DRAW + 1
 #: Scratch stack size of the chain search (deeper than any chain of 28 removals).
 STACK = 32
@@ -98,12 +114,130 @@ def policy_params(
     it turns up, ``outs`` per unseen card that can follow its last rank, ``bridge`` per K or A
     left on the board (wrap only), ``follow`` per known card playable on its last rank.
     ``eps``: per mille of the chain policy's removals played uniformly at random instead (only
-    where the kernel is given noise: :func:`rollout_counts` with ``noise_columns()`` extra
-    columns of uniforms).
+    where the kernel is given noise: :func:`sample_counts` with ``MAX_MOVES`` uniforms per
+    sample after those of the filling).
     """
     values: tuple[int, ...] = (mode, budget, depth, now, clear, reveal, outs, bridge, follow, catch)
     values += (stop, s_t, s_clear, s_reveal, s_now, s_catch, s_stock, s_left, half, eps)
     return np.array(values, dtype=np.int64)
+
+
+class Position(NamedTuple):
+    """A TriPeaks position as its player knows it, in the kernels' terms (ranks only).
+
+    ``layout`` (28) and ``stock`` (the game's stock in draw order) are ranks with -1 for the
+    places never seen (0 in ``stock``: a joker); ``ranks`` the unseen non-joker ranks and
+    ``n_jokers`` the unseen jokers; ``removed``, ``pos`` (cards drawn), ``key`` (waste key),
+    ``known`` (slots seen), ``stock_seen`` (stock cards seen), ``unseen`` (unseen count per rank,
+    0 = jokers), and the rules ``wrap`` and ``when_stuck``.  Numba takes it as one argument.
+    """
+
+    layout: np.ndarray
+    stock: np.ndarray
+    ranks: np.ndarray
+    n_jokers: int
+    removed: int
+    pos: int
+    key: int
+    known: int
+    stock_seen: int
+    unseen: np.ndarray
+    wrap: bool
+    when_stuck: bool
+
+
+class Kit(NamedTuple):
+    """What a playout reads besides its state: a filled deal (``slot_rank``: the 28 ranks,
+    ``stock_key``: the stock's keys in draw order, its length the stock's; ``accept``: their
+    accept masks, :func:`set_accept`), the rules, the policy ``params``, ``noise`` (uniform
+    numbers for the random moves), ``record`` (the moves played are written into it when it is
+    not empty) and ``stack``, the chain search's scratch (3 rows).  A playout writes only to
+    ``record`` and ``stack`` (and to the ``unseen`` counts it is given)."""
+
+    slot_rank: np.ndarray
+    stock_key: np.ndarray
+    accept: np.ndarray
+    wrap: bool
+    when_stuck: bool
+    params: np.ndarray
+    noise: np.ndarray
+    record: np.ndarray
+    stack: np.ndarray
+
+
+@njit(cache=True, inline="always")
+def new_kit(slot_rank, stock_key, wrap, when_stuck, params, noise, record):
+    """A kit on these ranks (fill them, then :func:`set_accept`), with new masks and stack."""
+    return Kit(
+        slot_rank,
+        stock_key,
+        np.empty(NUM_KEYS, np.int64),
+        wrap,
+        when_stuck,
+        params,
+        noise,
+        record,
+        np.empty((3, STACK), np.int64),
+    )
+
+
+@njit(cache=True, inline="always")
+def blank_kit(n_stock, wrap, when_stuck, params):
+    """A kit with new, unfilled ranks for ``n_stock`` stock cards, no noise and no record."""
+    slot_rank = np.empty(NUM_SLOTS, np.int64)
+    stock_key = np.empty(n_stock, np.int64)
+    return new_kit(slot_rank, stock_key, wrap, when_stuck, params, np.zeros(1), np.zeros(0, np.int64))
+
+
+@njit(cache=True, inline="always")
+def for_game(kit, n_stock, wrap):
+    """The same buffers for a game of ``n_stock`` stock cards and rule ``wrap`` (``kit``'s
+    ``stock_key`` has room for at least ``n_stock``)."""
+    return Kit(
+        kit.slot_rank,
+        kit.stock_key[:n_stock],
+        kit.accept,
+        wrap,
+        kit.when_stuck,
+        kit.params,
+        kit.noise,
+        kit.record,
+        kit.stack,
+    )
+
+
+@njit(cache=True, inline="always")
+def set_accept(kit):
+    """Fill the kit's accept masks from its slot ranks (after the ranks are filled)."""
+    accept_masks(kit.slot_rank, kit.wrap, kit.accept)
+
+
+@njit(cache=True, inline="always")
+def start(removed, known, pos, stock_seen, key):
+    """The state a playout starts from: ``(removed, exposed, known, pos, stock_seen, key)``,
+    the exposed slots (and the removed ones) counted as known."""
+    exposed = exposed_of(removed)
+    return (removed, exposed, known | removed | exposed, pos, stock_seen, key)
+
+
+@njit(cache=True, inline="always")
+def start_of(x):
+    """:func:`start` of a :class:`Position`."""
+    return start(x.removed, x.known, x.pos, x.stock_seen, x.key)
+
+
+@njit(cache=True, inline="always")
+def _pop_bit(mask):
+    """``(mask without its lowest set bit, that bit's index)`` (``mask`` not 0)."""
+    low = mask & -mask
+    return mask ^ low, bit_index(low)
+
+
+@njit(cache=True, inline="always")
+def _copy(unseen, work):
+    """Copy the counts by rank ``unseen`` into ``work``."""
+    for r in range(NUM_KEYS):
+        work[r] = unseen[r]
 
 
 @njit(cache=True, inline="always")
@@ -131,9 +265,8 @@ def _end_value(removed, exposed, key, cleared, known, slot_rank, accept, unseen,
         half = 0
         hidden = ~(known | removed | exposed) & UPPER_MASK
         while hidden:
-            low = hidden & -hidden
-            hidden ^= low
-            left = COVER[bit_index(low)] & ~removed
+            hidden, h = _pop_bit(hidden)
+            left = COVER[h] & ~removed
             if left & (left - 1) == 0:
                 half += 1
         value += params[P_HALF] * half
@@ -145,9 +278,8 @@ def _catch(board, slot_rank, unseen, wrap):
     """Unseen cards that could be played on one of the ``board`` slots (jokers count)."""
     ranks = 0
     while board:
-        low = board & -board
-        board ^= low
-        ranks |= 1 << slot_rank[bit_index(low)]
+        board, s = _pop_bit(board)
+        ranks |= 1 << slot_rank[s]
     near = near_ranks(ranks, wrap)
     total = unseen[0]
     for r in range(1, NUM_KEYS):
@@ -156,25 +288,34 @@ def _catch(board, slot_rank, unseen, wrap):
     return total
 
 
+@njit(cache=True, inline="always")
+def _bridges(slot_rank, wrap, params):
+    """The aces and kings of the tableau (with ``wrap`` and a ``bridge`` weight only; a policy
+    reads them only while known)."""
+    bridges = np.int64(0)
+    if wrap and params[P_BRIDGE] != 0:
+        for s in range(NUM_SLOTS):
+            if slot_rank[s] == 1 or slot_rank[s] == NUM_RANKS:
+                bridges |= np.int64(1) << s
+    return bridges
+
+
+@njit(cache=True, inline="always")
+def _nth_move(moves, pick):
+    """The slot of the ``pick``-th set bit of ``moves`` (lowest first); the draw past the last."""
+    while moves:
+        moves, s = _pop_bit(moves)
+        if pick == 0:
+            return s
+        pick -= 1
+    return DRAW
+
+
 @njit(cache=True)
-def _choose(
-    slot_rank,
-    accept,
-    removed,
-    exposed,
-    known,
-    key,
-    unseen,
-    bridges,
-    wrap,
-    can_draw,
-    stock_left,
-    params,
-    st_r,
-    st_e,
-    st_m,
-):
-    """The base policy's move when some removal is legal: a removal, or a draw (``stop``)."""
+def _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left):
+    """The base policy's move when some removal is legal: a removal, or a draw (``stop``).
+    The arrays are a kit's (a kit itself would cost a reference count per array and call)."""
+    removed, exposed, known, _, _, key = state
     moves = exposed & accept[key]
     stop = can_draw and params[P_STOP] != 0
     if (moves & (moves - 1) == 0 and not stop) or params[P_BUDGET] <= 0:
@@ -186,9 +327,7 @@ def _choose(
     best_r = best_e = best_c = best_now = np.int64(0)
     rest = moves
     while rest:
-        low = rest & -rest
-        rest ^= low
-        s = bit_index(low)
+        rest, s = _pop_bit(rest)
         r1, e1 = remove_slot(removed, exposed, s)
         k1 = slot_rank[s]
         now = popcount(e1 & ~exposed & ~known)
@@ -198,18 +337,16 @@ def _choose(
         # depth-first search of the chains of known cards after s
         nodes = 0
         d = 0
-        st_r[0] = r1
-        st_e[0] = e1
-        st_m[0] = e1 & known & accept[k1] if max_depth > 1 else 0
+        stack[0, 0] = r1
+        stack[1, 0] = e1
+        stack[2, 0] = e1 & known & accept[k1] if max_depth > 1 else 0
         while d >= 0 and nodes < budget:
-            m = st_m[d]
+            m = stack[2, d]
             if m == 0:
                 d -= 1
                 continue
-            lo = m & -m
-            st_m[d] = m ^ lo
-            t = bit_index(lo)
-            r2, e2 = remove_slot(st_r[d], st_e[d], t)
+            stack[2, d], t = _pop_bit(m)
+            r2, e2 = remove_slot(stack[0, d], stack[1, d], t)
             k2 = slot_rank[t]
             nodes += 1
             v = _end_value(r2, e2, k2, d + 2, known, slot_rank, accept, unseen, bridges, wrap, params)
@@ -220,9 +357,9 @@ def _choose(
                 deep = np.int64(d + 2)
             if d + 2 < max_depth:
                 d += 1
-                st_r[d] = r2
-                st_e[d] = e2
-                st_m[d] = e2 & known & accept[k2]
+                stack[0, d] = r2
+                stack[1, d] = e2
+                stack[2, d] = e2 & known & accept[k2]
         score = params[P_NOW] * now + top
         if score > best_score:
             best_score = score
@@ -242,39 +379,46 @@ def _choose(
     return best
 
 
-@njit(cache=True)
-def _playout(
-    slot_rank,
-    stock_key,
-    accept,
-    removed,
-    exposed,
-    known,
-    pos,
-    stock_seen,
-    key,
-    unseen,
-    wrap,
-    when_stuck,
-    params,
-    noise,
-    record,
-    st_r,
-    st_e,
-    st_m,
-):
-    """Play the base policy from a position to the end of the game (``unseen`` is changed).
+@njit(cache=True, inline="always")
+def _apply(action, slot_rank, stock_key, state, unseen):
+    """Play ``action`` in a filled deal (a kit's ranks) from ``state``, updating what the player knows
+    (``unseen`` is changed); returns ``(state, seen)``, ``seen`` the ranks it turned up (each
+    rank + 1, in base 15; 0: nothing new)."""
+    removed, exposed, known, pos, stock_seen, key = state
+    seen = np.int64(0)
+    if action == DRAW:
+        key = stock_key[pos]
+        if pos >= stock_seen:
+            unseen[key] -= 1
+            stock_seen = pos + 1
+            seen = key + 1
+        pos += 1
+    else:
+        removed, exposed = remove_slot(removed, exposed, action)
+        new = exposed & ~known
+        known |= new
+        while new:
+            new, s = _pop_bit(new)
+            r = slot_rank[s]
+            unseen[r] -= 1
+            seen = seen * 15 + r + 1
+        key = slot_rank[action]
+    return (removed, exposed, known, pos, stock_seen, key), seen
 
-    Returns ``(cleared, moves)``; with ``record`` (an array of ``MAX_MOVES``) the moves are
-    written into it.  ``noise`` holds uniform numbers for the random mode (tests).
+
+@njit(cache=True)
+def _playout(kit, state, unseen):
+    """Play the base policy from ``state`` to the end of the game (``unseen`` is changed).
+
+    Returns ``(cleared, moves)``; with a ``kit.record`` (an array of ``MAX_MOVES``) the moves
+    are written into it.  ``kit.noise`` holds uniform numbers for the random mode (tests) and,
+    with ``MAX_MOVES`` of them, for the ``eps`` removals.
     """
+    slot_rank, stock_key, accept, wrap, when_stuck, params, noise, record, stack = kit  # locals for the loop
     n_stock = stock_key.shape[0]
-    bridges = np.int64(0)
-    if wrap and params[P_BRIDGE] != 0:
-        for s in range(NUM_SLOTS):  # the aces and kings of the tableau (read only while known)
-            if slot_rank[s] == 1 or slot_rank[s] == NUM_RANKS:
-                bridges |= np.int64(1) << s
+    bridges = _bridges(slot_rank, wrap, params)
     n = 0
+    removed, exposed, known, pos, stock_seen, key = state
     while removed != ALL_SLOTS:
         moves = exposed & accept[key]
         can_draw = draw_allowed(n_stock - pos, moves, when_stuck)
@@ -283,53 +427,22 @@ def _playout(
         if params[P_MODE] == MODE_RANDOM:
             count = popcount(moves) + (1 if can_draw else 0)
             pick = int(noise[n % noise.shape[0]] * count)
-            if pick >= count:
-                pick = count - 1
-            action = DRAW
-            while moves:
-                low = moves & -moves
-                moves ^= low
-                if pick == 0:
-                    action = bit_index(low)
-                    break
-                pick -= 1
+            action = _nth_move(moves, min(pick, count - 1))
         elif moves == 0:
             action = DRAW
         elif params[P_EPS] > 0 and noise.shape[0] >= MAX_MOVES and noise[n] * 1000.0 < params[P_EPS]:
             # epsilon-greedy: a uniformly random removal (the same uniform, rescaled, picks it)
             count = popcount(moves)
             pick = int(noise[n] * 1000.0 / params[P_EPS] * count)
-            if pick >= count:
-                pick = count - 1
-            action = DRAW
-            while moves:
-                low = moves & -moves
-                moves ^= low
-                if pick == 0:
-                    action = bit_index(low)
-                    break
-                pick -= 1
+            action = _nth_move(moves, min(pick, count - 1))
         else:
-            action = _choose(
-                slot_rank,
-                accept,
-                removed,
-                exposed,
-                known,
-                key,
-                unseen,
-                bridges,
-                wrap,
-                can_draw,
-                n_stock - pos,
-                params,
-                st_r,
-                st_e,
-                st_m,
-            )
+            state = (removed, exposed, known, pos, stock_seen, key)
+            action = _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos)
         if record.shape[0] > 0:
             record[n] = action
         n += 1
+        # the move, as in :func:`_apply` but written out: an inlined call costs the reference
+        # counts of its three arrays at every move, the hottest loop of all
         if action == DRAW:
             key = stock_key[pos]
             if pos >= stock_seen:
@@ -341,9 +454,8 @@ def _playout(
             new = exposed & ~known
             known |= new
             while new:
-                low = new & -new
-                new ^= low
-                unseen[slot_rank[bit_index(low)]] -= 1
+                new, s = _pop_bit(new)
+                unseen[slot_rank[s]] -= 1
             key = slot_rank[action]
     return popcount(removed), n
 
@@ -351,78 +463,51 @@ def _playout(
 @njit(cache=True)
 def playout_record(slot_rank, stock_key, removed, pos, key, known, stock_seen, unseen, wrap, when_stuck, params, noise):
     """One playout from a full position; returns ``(cleared, moves)`` (the env actions played)."""
-    accept = np.empty(NUM_KEYS, np.int64)
-    accept_masks(slot_rank, wrap, accept)
-    record = np.zeros(MAX_MOVES, np.int64)
-    st_r = np.empty(STACK, np.int64)
-    st_e = np.empty(STACK, np.int64)
-    st_m = np.empty(STACK, np.int64)
-    exposed = exposed_of(removed)
-    cleared, n = _playout(
-        slot_rank,
-        stock_key,
-        accept,
-        removed,
-        exposed,
-        known | removed | exposed,
-        pos,
-        stock_seen,
-        key,
-        unseen.copy(),
-        wrap,
-        when_stuck,
-        params,
-        noise,
-        record,
-        st_r,
-        st_e,
-        st_m,
-    )
-    return cleared, record[:n].copy()
+    kit = new_kit(slot_rank, stock_key, wrap, when_stuck, params, noise, np.zeros(MAX_MOVES, np.int64))
+    set_accept(kit)
+    cleared, n = _playout(kit, start(removed, known, pos, stock_seen, key), unseen.copy())
+    return cleared, kit.record[:n].copy()
 
 
 @njit(cache=True)
 def policy_move(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck, params):
     """The base policy's move in a real position (``layout``: ranks, -1 where never seen; it
     reads known slots only).  ``-1`` when no move is legal."""
-    slot_rank = np.empty(NUM_SLOTS, np.int64)
+    slot_rank = np.empty(NUM_SLOTS, np.int64)  # no kit: no stock card, noise or record is read
     for s in range(NUM_SLOTS):
         slot_rank[s] = layout[s] if layout[s] > 0 else 0  # rank 0 matches nothing but a key of 0
     accept = np.empty(NUM_KEYS, np.int64)
     accept_masks(slot_rank, wrap, accept)
-    exposed = exposed_of(removed)
-    known = known | removed | exposed
+    state = start(removed, known, pos, np.int64(0), key)
+    _, exposed, known, _, _, _ = state
     for r in range(NUM_KEYS):
         accept[r] &= known
     moves = exposed & accept[key]
     can_draw = draw_allowed(n_stock - pos, moves, when_stuck)
     if moves == 0:
         return DRAW if can_draw else -1
-    bridges = np.int64(0)
-    if wrap and params[P_BRIDGE] != 0:
-        for s in range(NUM_SLOTS):
-            if slot_rank[s] == 1 or slot_rank[s] == NUM_RANKS:
-                bridges |= np.int64(1) << s
-    st_r = np.empty(STACK, np.int64)
-    st_e = np.empty(STACK, np.int64)
-    st_m = np.empty(STACK, np.int64)
-    return _choose(
-        slot_rank,
-        accept,
-        removed,
-        exposed,
-        known,
-        key,
-        unseen,
-        bridges,
-        wrap,
-        can_draw,
-        n_stock - pos,
-        params,
-        st_r,
-        st_e,
-        st_m,
+    stack = np.empty((3, STACK), np.int64)
+    bridges = _bridges(slot_rank, wrap, params)
+    return _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos)
+
+
+@njit(cache=True, inline="always")
+def position_move(x, params):
+    """:func:`policy_move` in a :class:`Position`."""
+    return policy_move(
+        x.layout, x.removed, x.known, x.key, x.pos, x.stock.shape[0], x.unseen, x.wrap, x.when_stuck, params
     )
+
+
+@njit(cache=True)
+def fill_columns(stock, ranks):
+    """The uniform numbers one filling of a position takes (:func:`fill_sample`): one per unseen
+    rank and per unseen stock place (``stock`` ranks, -1 where unseen), and one more."""
+    width = ranks.shape[0] + 1
+    for p in range(stock.shape[0]):
+        if stock[p] < 0:
+            width += 1
+    return width
 
 
 @njit(cache=True)
@@ -466,6 +551,13 @@ def fill_sample(layout, stock, ranks, n_jokers, u, slot_rank, stock_key):
             stock_key[p] = stock[p]
 
 
+@njit(cache=True, inline="always")
+def _fill(kit, x, u):
+    """Fill the kit's deal with one sample of the unseen places of :class:`Position` ``x``."""
+    fill_sample(x.layout, x.stock, x.ranks, x.n_jokers, u, kit.slot_rank, kit.stock_key)
+    set_accept(kit)
+
+
 @njit(cache=True)
 def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_plans, max_nodes):
     """The plans from a position: the lines of removals of known cards that end in a draw, in a
@@ -493,8 +585,7 @@ def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_
     out_node = np.empty(max_out, np.int64)  # the node a plan leaves from
     out_last = np.empty(max_out, np.int64)  # the plan's last action
     n_out = 0
-    exposed0 = exposed_of(removed)
-    known0 = known | removed | exposed0
+    _, exposed0, known0, _, _, _ = start(removed, known, pos, np.int64(0), key)
     q_removed[0] = removed
     q_exposed[0] = exposed0
     q_key[0] = key
@@ -522,9 +613,7 @@ def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_
             out_last[n_out] = DRAW
             n_out += 1
         while moves:
-            low = moves & -moves
-            moves ^= low
-            s = bit_index(low)
+            moves, s = _pop_bit(moves)
             r1, e1 = remove_slot(r0, e0, s)
             k1 = layout[s]
             stop = r1 == ALL_SLOTS or (e1 & ~known0) != 0 or ((e1 & accept[k1]) == 0 and pos >= n_stock)
@@ -586,217 +675,98 @@ def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_
 
 
 @njit(cache=True)
-def rollout_counts(
-    layout,
-    stock,
-    ranks,
-    n_jokers,
-    uniforms,
-    removed,
-    pos,
-    key,
-    known,
-    stock_seen,
-    unseen,
-    wrap,
-    when_stuck,
-    paths,
-    lengths,
-    params,
-):
+def position_plans(x, max_plans, max_nodes):
+    """:func:`plan_paths` from a :class:`Position`."""
+    n_stock = x.stock.shape[0]
+    return plan_paths(x.layout, x.removed, x.known, x.key, x.pos, n_stock, x.when_stuck, x.wrap, max_plans, max_nodes)
+
+
+@njit(cache=True)
+def sample_counts(x, uniforms, paths, lengths, params):
     """The cards cleared (28: a win) by each plan (``paths[i, :lengths[i]]``, env actions)
-    followed by the base policy, in each sample: an ``(samples, plans)`` int8 array (one row of
-    ``uniforms`` per sample; the same samples for every plan).  A row's first
-    ``len(ranks) + unseen stock places + 1`` numbers fill the sample; with ``MAX_MOVES`` more
-    they are the playouts' noise (``eps``, the same for every plan)."""
+    followed by the base policy, in each sample of :class:`Position` ``x``: an
+    ``(samples, plans)`` int8 array (one row of ``uniforms`` per sample; the same samples for
+    every plan).  A row's first :func:`fill_columns` numbers fill the sample; with
+    ``MAX_MOVES`` more they are the playouts' noise (``eps``, the same for every plan)."""
     n_samples = uniforms.shape[0]
     n_plans = paths.shape[0]
     cleared = np.zeros((n_samples, n_plans), np.int8)
-    slot_rank = np.empty(NUM_SLOTS, np.int64)
-    stock_key = np.empty(stock.shape[0], np.int64)
-    accept = np.empty(NUM_KEYS, np.int64)
-    st_r = np.empty(STACK, np.int64)
-    st_e = np.empty(STACK, np.int64)
-    st_m = np.empty(STACK, np.int64)
-    work = np.empty(NUM_KEYS, np.int64)
-    record = np.zeros(0, np.int64)
-    exposed0 = exposed_of(removed)
-    known0 = known | removed | exposed0
-    width = ranks.shape[0] + 1
-    for p in range(stock.shape[0]):
-        if stock[p] < 0:
-            width += 1
+    width = fill_columns(x.stock, x.ranks)
     noisy = uniforms.shape[1] >= width + MAX_MOVES
+    slot_rank = np.empty(NUM_SLOTS, np.int64)
+    stock_key = np.empty(x.stock.shape[0], np.int64)
     noise = np.zeros(MAX_MOVES if noisy else 1)
+    kit = new_kit(slot_rank, stock_key, x.wrap, x.when_stuck, params, noise, np.zeros(0, np.int64))
+    work = np.empty(NUM_KEYS, np.int64)
+    state0 = start_of(x)
+    unseen = x.unseen
     for i in range(n_samples):
-        fill_sample(layout, stock, ranks, n_jokers, uniforms[i], slot_rank, stock_key)
-        accept_masks(slot_rank, wrap, accept)
+        _fill(kit, x, uniforms[i])
         if noisy:
             for j in range(MAX_MOVES):
                 noise[j] = uniforms[i, width + j]
         for c in range(n_plans):
-            for r in range(NUM_KEYS):
-                work[r] = unseen[r]
-            r0 = removed
-            e0 = exposed0
-            k0 = known0
-            p0 = pos
-            s0 = stock_seen
-            key0 = key
+            _copy(unseen, work)
+            state = state0
             for j in range(lengths[c]):
-                action = paths[c, j]
-                if action == DRAW:
-                    key0 = stock_key[p0]
-                    if p0 >= s0:
-                        work[key0] -= 1
-                        s0 = p0 + 1
-                    p0 += 1
-                else:
-                    r0, e0 = remove_slot(r0, e0, action)
-                    new = e0 & ~k0
-                    k0 |= new
-                    while new:
-                        low = new & -new
-                        new ^= low
-                        work[slot_rank[bit_index(low)]] -= 1
-                    key0 = slot_rank[action]
-            got, _ = _playout(
-                slot_rank,
-                stock_key,
-                accept,
-                r0,
-                e0,
-                k0,
-                p0,
-                s0,
-                key0,
-                work,
-                wrap,
-                when_stuck,
-                params,
-                noise,
-                record,
-                st_r,
-                st_e,
-                st_m,
-            )
-            cleared[i, c] = got
+                state = _apply(paths[c, j], slot_rank, stock_key, state, work)[0]
+            cleared[i, c] = _playout(kit, state, work)[0]
     return cleared
 
 
-@njit(cache=True, inline="always")
-def _apply(action, slot_rank, stock_key, removed, exposed, known, pos, stock_seen, key, unseen):
-    """Play ``action`` in a filled sample, updating what the player knows; returns the new
-    ``(removed, exposed, known, pos, stock_seen, key, seen)``, ``seen`` the ranks it turned up
-    (each rank + 1, in base 15; 0: nothing new)."""
-    seen = np.int64(0)
-    if action == DRAW:
-        key = stock_key[pos]
-        if pos >= stock_seen:
-            unseen[key] -= 1
-            stock_seen = pos + 1
-            seen = key + 1
-        pos += 1
-    else:
-        removed, exposed = remove_slot(removed, exposed, action)
-        new = exposed & ~known
-        known |= new
-        while new:
-            low = new & -new
-            new ^= low
-            r = slot_rank[bit_index(low)]
-            unseen[r] -= 1
-            seen = seen * 15 + r + 1
-        key = slot_rank[action]
-    return removed, exposed, known, pos, stock_seen, key, seen
-
-
 @njit(cache=True)
-def rollout_two(
-    layout,
-    stock,
-    ranks,
-    n_jokers,
-    uniforms,
-    removed,
-    pos,
-    key,
-    known,
-    stock_seen,
-    unseen,
-    wrap,
-    when_stuck,
-    candidates,
-    params,
-):
-    """Two moves, then the base policy: for each sample ``i`` and candidate ``c``,
-    ``seen[i, c]`` is what the candidate turned up (see :func:`_apply`) and
-    ``cleared[i, c, b]`` the cards cleared when the env action ``b`` is played next and the
-    base policy after it (-1: ``b`` is not legal then; ``b = 29``: the game ended with the
-    candidate).  The player picks ``b`` knowing ``seen`` only: see ``TriPeaksRollout``."""
+def sample_two(x, uniforms, candidates, params):
+    """Two moves, then the base policy, in the samples of :class:`Position` ``x``: for each
+    sample ``i`` and candidate ``c``, ``seen[i, c]`` is what the candidate turned up (see
+    :func:`_apply`) and ``cleared[i, c, b]`` the cards cleared when the env action ``b`` is
+    played next and the base policy after it (-1: ``b`` is not legal then; ``b = 29``: the game
+    ended with the candidate).  The player picks ``b`` knowing ``seen`` only: see
+    ``TriPeaksRollout``.  Returns ``(seen, cleared)``."""
     n_samples = uniforms.shape[0]
     n_cand = candidates.shape[0]
     cleared = np.full((n_samples, n_cand, ENDED + 1), -1, np.int8)
     seen_out = np.zeros((n_samples, n_cand), np.int64)
-    slot_rank = np.empty(NUM_SLOTS, np.int64)
-    stock_key = np.empty(stock.shape[0], np.int64)
-    n_stock = stock.shape[0]
-    accept = np.empty(NUM_KEYS, np.int64)
-    st_r = np.empty(STACK, np.int64)
-    st_e = np.empty(STACK, np.int64)
-    st_m = np.empty(STACK, np.int64)
+    n_stock = x.stock.shape[0]
+    kit = blank_kit(n_stock, x.wrap, x.when_stuck, params)
+    slot_rank, stock_key, accept = kit.slot_rank, kit.stock_key, kit.accept
     work1 = np.empty(NUM_KEYS, np.int64)
     work2 = np.empty(NUM_KEYS, np.int64)
-    noise = np.zeros(1)
-    record = np.zeros(0, np.int64)
-    exposed0 = exposed_of(removed)
-    known0 = known | removed | exposed0
+    state0 = start_of(x)
+    unseen = x.unseen
+    when_stuck = x.when_stuck
     for i in range(n_samples):
-        fill_sample(layout, stock, ranks, n_jokers, uniforms[i], slot_rank, stock_key)
-        accept_masks(slot_rank, wrap, accept)
+        _fill(kit, x, uniforms[i])
         for c in range(n_cand):
-            for r in range(NUM_KEYS):
-                work1[r] = unseen[r]
-            r1, e1, k1, p1, s1, key1, seen = _apply(
-                candidates[c], slot_rank, stock_key, removed, exposed0, known0, pos, stock_seen, key, work1
-            )
+            _copy(unseen, work1)
+            state1, seen = _apply(candidates[c], slot_rank, stock_key, state0, work1)
             seen_out[i, c] = seen
-            moves = e1 & accept[key1]
-            can_draw = draw_allowed(n_stock - p1, moves, when_stuck)
-            if r1 == ALL_SLOTS or (moves == 0 and not can_draw):
-                cleared[i, c, ENDED] = popcount(r1)
+            removed1, exposed1, _, pos1, _, key1 = state1
+            moves = exposed1 & accept[key1]
+            can_draw = draw_allowed(n_stock - pos1, moves, when_stuck)
+            if removed1 == ALL_SLOTS or (moves == 0 and not can_draw):
+                cleared[i, c, ENDED] = popcount(removed1)
                 continue
             if can_draw:
                 moves |= np.int64(1) << DRAW
             while moves:
-                low = moves & -moves
-                moves ^= low
-                b = bit_index(low)
-                for r in range(NUM_KEYS):
-                    work2[r] = work1[r]
-                r2, e2, k2, p2, s2, key2, _ = _apply(b, slot_rank, stock_key, r1, e1, k1, p1, s1, key1, work2)
-                got, _ = _playout(
-                    slot_rank,
-                    stock_key,
-                    accept,
-                    r2,
-                    e2,
-                    k2,
-                    p2,
-                    s2,
-                    key2,
-                    work2,
-                    wrap,
-                    when_stuck,
-                    params,
-                    noise,
-                    record,
-                    st_r,
-                    st_e,
-                    st_m,
-                )
-                cleared[i, c, b] = got
+                moves, b = _pop_bit(moves)
+                _copy(work1, work2)
+                cleared[i, c, b] = _playout(kit, _apply(b, slot_rank, stock_key, state1, work2)[0], work2)[0]
     return seen_out, cleared
+
+
+def rollout_counts(layout, stock, ranks, n_jokers, uniforms, *rest):
+    """:func:`sample_counts` with the :class:`Position`'s fields as separate arguments:
+    ``(layout, stock, ranks, n_jokers, uniforms, removed, pos, key, known, stock_seen, unseen,
+    wrap, when_stuck, paths, lengths, params)``."""
+    return sample_counts(Position(layout, stock, ranks, n_jokers, *rest[:8]), uniforms, *rest[8:])
+
+
+def rollout_two(layout, stock, ranks, n_jokers, uniforms, *rest):
+    """:func:`sample_two` with the :class:`Position`'s fields as separate arguments:
+    ``(layout, stock, ranks, n_jokers, uniforms, removed, pos, key, known, stock_seen, unseen,
+    wrap, when_stuck, candidates, params)``."""
+    return sample_two(Position(layout, stock, ranks, n_jokers, *rest[:8]), uniforms, *rest[8:])
 
 
 assert DRAW == NUM_SLOTS  # the draw bit sits just above the slot bits

@@ -3,18 +3,18 @@
 A multilayer perceptron on the flat observation does not search: it cannot see which chain of
 known cards is longest, which removal turns the most cards up, or how many unseen cards can
 still follow. The ``rollout`` agent's base policy (:func:`agents._playout.policy_move`, weights
-:data:`agents.rollout.DEFAULT_POLICY`) does, in microseconds, and wins about 54 % of Easy deals
-on its own. With advice, the policy's observation is the flat observation followed by a one-hot
-of the base policy's move in this position (29 values: the 28 slots and the draw; all zero when
-no move is legal), and what the policy learns is when to follow it and when to play something
-else.
+:data:`agents.rollout.DEFAULT_POLICY`) searches those chains and counts those cards (its win
+rate alone: docs/agents_rollout.md). With advice, the policy's observation is the flat
+observation followed by a one-hot of the base policy's move in this position (29 values: the 28
+slots and the draw; all zero when no move is legal), and what the policy learns is when to
+follow it and when to play something else.
 
 The advice is a function of the public state only: :func:`policy_move` reads a slot's rank only
 once the slot has been seen, and counts the unseen cards by rank. It is computed two ways, which
 ``tests/test_advice.py`` checks give the same move on thousands of positions:
 
 - :func:`public_advice` from a :class:`~agents.base.PublicState` (what the ``ppo`` agent does at
-  play time: it never has the hidden cards);
+  play time: it never has the hidden cards), through :func:`agents.rollout.tripeaks_position`;
 - :func:`batch_advice` from a TriPeaks batch env's public view (``batch.view()``), for training: it hands the
   kernel the ranks of the seen slots only (``-1`` elsewhere; :func:`agents.move_values.public_inputs`),
   the same inputs.
@@ -34,11 +34,11 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents import _playout as P
 from agents.base import PublicState
-from agents.move_values import draws_when_stuck, public_inputs
-from agents.rollout import DEFAULT_POLICY, tripeaks_inputs
+from agents.move_values import draws_when_stuck, input_buffers, public_inputs
+from agents.rollout import DEFAULT_POLICY, tripeaks_position
 from solitaire_env.tripeaks.game import NUM_ACTIONS
 from solitaire_env.tripeaks.observe import FLAT_SIZE
-from solitaire_env.tripeaks.rules import ALL_SLOTS, NUM_SLOTS
+from solitaire_env.tripeaks.rules import ALL_SLOTS
 
 __all__ = ["ADVICE_SIZE", "AdviceObservation", "batch_advice", "public_advice", "with_advice"]
 
@@ -49,27 +49,10 @@ _PARAMS = P.policy_params(**DEFAULT_POLICY)
 
 @njit(cache=True)
 def _batch_moves(v, when_stuck, params, out):  # pragma: no cover - numba
-    layout = np.empty(NUM_SLOTS, np.int64)
-    stock_rank = np.empty(v.stock.shape[1], np.int64)
-    unseen = np.zeros(14, np.int64)
-    ranks = np.empty(64, np.int64)
+    buffers = input_buffers(v)
     for i in range(v.removed.shape[0]):
-        removed, known, n_stock, _, _, _ = public_inputs(i, v, layout, stock_rank, unseen, ranks)
-        if removed == ALL_SLOTS:
-            out[i] = -1
-            continue
-        out[i] = P.policy_move(
-            layout,
-            removed,
-            known,
-            np.int64(v.waste_key[i]),
-            np.int64(v.stock_pos[i]),
-            n_stock,
-            unseen,
-            v.wrap[i] != 0,
-            when_stuck,
-            params,
-        )
+        x = public_inputs(i, v, when_stuck, buffers)
+        out[i] = -1 if x.removed == ALL_SLOTS else P.position_move(x, params)
 
 
 def batch_advice(batch_env: Any) -> np.ndarray:
@@ -81,21 +64,7 @@ def batch_advice(batch_env: Any) -> np.ndarray:
 
 def public_advice(state: PublicState) -> int:
     """The base policy's move in a public TriPeaks state (-1: no legal move)."""
-    x = tripeaks_inputs(state)
-    return int(
-        P.policy_move(
-            x["layout"],
-            x["removed"],
-            x["known"],
-            x["key"],
-            x["pos"],
-            len(x["stock"]),
-            x["unseen"],
-            x["wrap"],
-            x["when_stuck"],
-            _PARAMS,
-        )
-    )
+    return int(P.position_move(tripeaks_position(state), _PARAMS))
 
 
 def with_advice(obs: np.ndarray, moves: np.ndarray | int) -> np.ndarray:

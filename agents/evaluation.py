@@ -434,7 +434,7 @@ def check_outputs(config: EvalConfig) -> None:
 #: the functions it calls from Python.  :func:`numba_cold_agents` looks them up in numba's
 #: on-disk cache (``solitaire-env eval`` then says, on stderr, that the first games will compile).
 NUMBA_KERNELS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
-    ("rollout", "tripeaks"): ("agents._playout", ("rollout_counts",)),
+    ("rollout", "tripeaks"): ("agents._playout", ("fill_columns", "position_plans", "sample_counts", "sample_two")),
     ("pimc", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
     ("oracle", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
 }

@@ -54,135 +54,32 @@ def draws_when_stuck(batch_env: Any) -> bool:
     return bool(batch_env.rules.draw == "when_stuck")
 
 
-@njit(cache=True)
-def _inputs(i, v, slot_rank, stock_key, unseen, ranks):  # pragma: no cover - numba
-    """Game ``i`` of the batch env as a playout position on its true cards: :func:`public_inputs`
-    (``unseen``: what the player has not seen, by rank; 0 = jokers), then the true ranks in
-    ``slot_rank`` and ``stock_key`` where the player knows none; returns
-    ``(removed, known, n_stock, stock_seen, pos, key, wrap)``."""
-    removed, known, n_stock, stock_seen, _, _ = public_inputs(i, v, slot_rank, stock_key, unseen, ranks)
-    for s in range(NUM_SLOTS):  # then the true ranks where the player knows none
-        slot_rank[s] = np.int64(v.tableau[i, s]) % 13 + 1
-    for k in range(stock_seen, n_stock):
-        c = np.int64(v.stock[i, k])
-        stock_key[k] = 0 if c == JOKER else c % 13 + 1
-    return (
-        removed,
-        known,
-        n_stock,
-        stock_seen,
-        np.int64(v.stock_pos[i]),
-        np.int64(v.waste_key[i]),
-        v.wrap[i] != 0,
-    )
-
-
-@njit(cache=True)
-def _potentials(v, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
-    slot_rank = np.empty(NUM_SLOTS, np.int64)
-    stock_key = np.empty(v.stock.shape[1], np.int64)
-    unseen = np.zeros(14, np.int64)
-    ranks = np.empty(64, np.int64)
-    noise = np.zeros(1, np.float64)
-    accept = np.empty(14, np.int64)
-    record = np.zeros(0, np.int64)
-    st_r = np.empty(32, np.int64)
-    st_e = np.empty(32, np.int64)
-    st_m = np.empty(32, np.int64)
-    for i in range(v.removed.shape[0]):
-        if np.int64(v.removed[i]) == ALL_SLOTS:
-            out[i] = 0.0
-            continue
-        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(i, v, slot_rank, stock_key, unseen, ranks)
-        P.accept_masks(slot_rank, wrap, accept)
-        exposed = P.exposed_of(removed)
-        cleared, _ = P._playout(
-            slot_rank,
-            stock_key[:n_stock],
-            accept,
-            removed,
-            exposed,
-            known | exposed,
-            pos,
-            stock_seen,
-            key,
-            unseen,
-            wrap,
-            when_stuck,
-            params,
-            noise,
-            record,
-            st_r,
-            st_e,
-            st_m,
-        )
-        out[i] = (cleared - P._popcount(removed)) + (win_bonus if cleared == NUM_SLOTS else 0.0)
-
-
-@njit(cache=True)
-def _action_values(v, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
-    """``out[i, a]``: for each legal action ``a`` of game ``i`` (``v.legal[i]``), the cards
-    cleared by ``a`` and then by the base policy on the true cards, + ``win_bonus`` if that wins;
-    NaN where ``a`` is not legal."""
-    slot_rank = np.empty(NUM_SLOTS, np.int64)
-    stock_key = np.empty(v.stock.shape[1], np.int64)
-    unseen = np.zeros(14, np.int64)
-    ranks = np.empty(64, np.int64)
-    work = np.zeros(14, np.int64)
-    noise = np.zeros(1, np.float64)
-    accept = np.empty(14, np.int64)
-    record = np.zeros(0, np.int64)
-    st_r = np.empty(32, np.int64)
-    st_e = np.empty(32, np.int64)
-    st_m = np.empty(32, np.int64)
-    for i in range(v.removed.shape[0]):
-        out[i, :] = np.nan
-        legal = np.int64(v.legal[i])
-        if legal == 0:
-            continue
-        removed, known, n_stock, stock_seen, pos, key, wrap = _inputs(i, v, slot_rank, stock_key, unseen, ranks)
-        P.accept_masks(slot_rank, wrap, accept)
-        exposed = P.exposed_of(removed)
-        known |= exposed
-        before = P._popcount(removed)
-        for a in range(NUM_ACTIONS):
-            if not (legal >> a) & 1:
-                continue
-            work[:] = unseen
-            r2, e2, k2, p2, s2, key2, _ = P._apply(
-                a, slot_rank, stock_key, removed, exposed, known, pos, stock_seen, key, work
-            )
-            cleared = P._popcount(r2)
-            if r2 != ALL_SLOTS:
-                cleared, _ = P._playout(
-                    slot_rank,
-                    stock_key[:n_stock],
-                    accept,
-                    r2,
-                    e2,
-                    k2,
-                    p2,
-                    s2,
-                    key2,
-                    work,
-                    wrap,
-                    when_stuck,
-                    params,
-                    noise,
-                    record,
-                    st_r,
-                    st_e,
-                    st_m,
-                )
-            out[i, a] = (cleared - before) + (win_bonus if cleared == NUM_SLOTS else 0.0)
+@njit(cache=True, inline="always")
+def _value(cleared, before, win_bonus):  # pragma: no cover - numba
+    """A value in the units of the env's ``progress`` reward: the cards cleared after the
+    ``before`` already removed, + ``win_bonus`` when the board is cleared."""
+    return (cleared - before) + (win_bonus if cleared == NUM_SLOTS else 0.0)
 
 
 @njit(cache=True, nogil=True)
-def public_inputs(i, v, layout, stock_rank, unseen, ranks):  # pragma: no cover - numba
-    """Game ``i`` of the batch env's view ``v`` as its player knows it, in the rollout kernels' terms: fills
-    ``layout`` (slot ranks, -1 never seen), ``stock_rank`` (-1 not drawn yet; 0 a joker),
-    ``unseen`` (unseen cards by rank, 0 = jokers) and ``ranks[:n_ranks]`` (the unseen non-joker
-    ranks); returns ``(removed, known, n_stock, stock_seen, n_ranks, n_jokers)``."""
+def input_buffers(v):  # pragma: no cover - numba
+    """The arrays :func:`public_inputs` fills, for any game of the batch env's view ``v``:
+    ``(layout, stock_rank, unseen, ranks)``."""
+    return (
+        np.empty(NUM_SLOTS, np.int64),
+        np.empty(v.stock.shape[1], np.int64),
+        np.zeros(14, np.int64),
+        np.empty(64, np.int64),
+    )
+
+
+@njit(cache=True, nogil=True)
+def public_inputs(i, v, when_stuck, buffers):  # pragma: no cover - numba
+    """Game ``i`` of the batch env's view ``v`` as its player knows it: an
+    :class:`agents._playout.Position` on the arrays of ``buffers`` (:func:`input_buffers`):
+    ``layout`` (slot ranks, -1 never seen), ``stock`` (-1 not drawn yet; 0 a joker), ``ranks``
+    (the unseen non-joker ranks) and ``unseen`` (unseen cards by rank, 0 = jokers)."""
+    layout, stock_rank, unseen, ranks = buffers
     removed = np.int64(v.removed[i])
     known = np.int64(v.seen[i]) | removed
     for k in range(14):
@@ -213,7 +110,75 @@ def public_inputs(i, v, layout, stock_rank, unseen, ranks):  # pragma: no cover 
             else:
                 ranks[n_ranks] = r
                 n_ranks += 1
-    return removed, known, n_stock, stock_seen, n_ranks, n_jokers
+    return P.Position(
+        layout,
+        stock_rank[:n_stock],
+        ranks[:n_ranks],
+        n_jokers,
+        removed,
+        np.int64(v.stock_pos[i]),
+        np.int64(v.waste_key[i]),
+        known,
+        stock_seen,
+        unseen,
+        v.wrap[i] != 0,
+        when_stuck,
+    )
+
+
+@njit(cache=True)
+def _true_start(i, v, buffers, kit):  # pragma: no cover - numba
+    """Game ``i`` of the batch env as a playout on its true cards: :func:`public_inputs`
+    (``unseen``: what the player has not seen, by rank), then the true ranks of every slot and
+    stock card in ``kit``'s buffers; returns ``(the game's kit, its start state, unseen)``."""
+    x = public_inputs(i, v, kit.when_stuck, buffers)
+    kit = P.for_game(kit, x.stock.shape[0], x.wrap)
+    for s in range(NUM_SLOTS):
+        kit.slot_rank[s] = np.int64(v.tableau[i, s]) % 13 + 1
+    for k in range(x.stock.shape[0]):
+        c = np.int64(v.stock[i, k])
+        kit.stock_key[k] = 0 if c == JOKER else c % 13 + 1
+    P.set_accept(kit)
+    return kit, P.start_of(x), x.unseen
+
+
+@njit(cache=True)
+def _potentials(v, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
+    buffers = input_buffers(v)
+    kit = P.blank_kit(v.stock.shape[1], False, when_stuck, params)
+    for i in range(v.removed.shape[0]):
+        if np.int64(v.removed[i]) == ALL_SLOTS:
+            out[i] = 0.0
+            continue
+        game, state, unseen = _true_start(i, v, buffers, kit)
+        cleared, _ = P._playout(game, state, unseen)
+        out[i] = _value(cleared, P._popcount(state[0]), win_bonus)
+
+
+@njit(cache=True)
+def _action_values(v, when_stuck, params, win_bonus, out):  # pragma: no cover - numba
+    """``out[i, a]``: for each legal action ``a`` of game ``i`` (``v.legal[i]``), the cards
+    cleared by ``a`` and then by the base policy on the true cards, + ``win_bonus`` if that wins;
+    NaN where ``a`` is not legal."""
+    buffers = input_buffers(v)
+    kit = P.blank_kit(v.stock.shape[1], False, when_stuck, params)
+    work = np.zeros(14, np.int64)
+    for i in range(v.removed.shape[0]):
+        out[i, :] = np.nan
+        legal = np.int64(v.legal[i])
+        if legal == 0:
+            continue
+        game, state, unseen = _true_start(i, v, buffers, kit)
+        before = P._popcount(state[0])
+        for a in range(NUM_ACTIONS):
+            if not (legal >> a) & 1:
+                continue
+            P._copy(unseen, work)
+            after = P._apply(a, game.slot_rank, game.stock_key, state, work)[0]
+            cleared = P._popcount(after[0])
+            if after[0] != ALL_SLOTS:
+                cleared = P._playout(game, after, work)[0]
+            out[i, a] = _value(cleared, before, win_bonus)
 
 
 @njit(cache=True, nogil=True)
@@ -222,12 +187,10 @@ def _sampled_values(  # pragma: no cover
 ):
     """Like :func:`_action_values` for games ``lo`` to ``hi - 1``, averaged over
     ``uniforms.shape[1]`` fair fillings of the unseen places (what the ``rollout`` agent
-    estimates) instead of the true deal; games with fewer than ``min_legal`` legal moves are
-    left NaN.  Without the GIL: threads may run disjoint ranges."""
-    layout = np.empty(NUM_SLOTS, np.int64)
-    stock_rank = np.empty(v.stock.shape[1], np.int64)
-    unseen = np.zeros(14, np.int64)
-    ranks_buf = np.empty(64, np.int64)
+    estimates, the unseen ranks in increasing order) instead of the true deal; games with
+    fewer than ``min_legal`` legal moves are left NaN.  Without the GIL: threads may run
+    disjoint ranges."""
+    buffers = input_buffers(v)
     paths = np.zeros((NUM_ACTIONS, 1), np.int64)
     lengths = np.ones(NUM_ACTIONS, np.int64)
     for i in range(lo, hi):
@@ -242,34 +205,15 @@ def _sampled_values(  # pragma: no cover
                 n_legal += 1
         if n_legal < min_legal:
             continue
-        removed, known, n_stock, stock_seen, n_ranks, n_jokers = public_inputs(
-            i, v, layout, stock_rank, unseen, ranks_buf
-        )
-        before = P._popcount(removed)
-        cleared = P.rollout_counts(
-            layout,
-            stock_rank[:n_stock],
-            np.sort(ranks_buf[:n_ranks]),
-            n_jokers,
-            uniforms[i],
-            removed,
-            np.int64(v.stock_pos[i]),
-            np.int64(v.waste_key[i]),
-            known,
-            stock_seen,
-            unseen,
-            v.wrap[i] != 0,
-            when_stuck,
-            paths[:n_legal],
-            lengths[:n_legal],
-            params,
-        )
+        x = public_inputs(i, v, when_stuck, buffers)
+        x.ranks.sort()
+        before = P._popcount(x.removed)
+        cleared = P.sample_counts(x, uniforms[i], paths[:n_legal], lengths[:n_legal], params)
         n_samples = cleared.shape[0]
         for c in range(n_legal):
             total = 0.0
             for j in range(n_samples):
-                got = np.int64(cleared[j, c])
-                total += (got - before) + (win_bonus if got == NUM_SLOTS else 0.0)
+                total += _value(np.int64(cleared[j, c]), before, win_bonus)
             out[i, paths[c, 0]] = total / n_samples
 
 

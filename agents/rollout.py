@@ -28,7 +28,7 @@ the hint heuristic (see its docstring).
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -52,7 +52,10 @@ from solitaire_env.hints import (
     fortythieves_knowledge,
 )
 
-__all__ = ["DEFAULT_POLICY", "FortyThievesRollout", "TriPeaksRollout", "tripeaks_inputs"]
+if TYPE_CHECKING:
+    from agents._playout import Position
+
+__all__ = ["DEFAULT_POLICY", "FortyThievesRollout", "TriPeaksRollout", "tripeaks_inputs", "tripeaks_position"]
 
 #: The TriPeaks base policy's weights (tuned on 20 000 seed-1 Easy deals by the base policy's
 #: own win rate, then checked on seed 2: see docs/agents_rollout.md).  ``eps``: per mille of the
@@ -77,35 +80,34 @@ def _rank(card: int | None) -> int:
     return 0 if card == JOKER else card % 13 + 1
 
 
-def tripeaks_inputs(state: PublicState) -> dict[str, Any]:
-    """The kernel inputs of a TriPeaks public state: ranks only, -1 where never seen.
+def tripeaks_position(state: PublicState) -> Position:
+    """The kernel inputs of a TriPeaks public state, ranks only, -1 where never seen: an
+    :class:`agents._playout.Position` (its fields say what they hold)."""
+    from agents._playout import Position  # numba: imported with the kernels, not with the package
 
-    ``layout`` (28) and ``stock`` (the game's stock in draw order) are ranks with -1 for the
-    places never seen; ``ranks`` the unseen non-joker ranks and ``n_jokers`` the unseen jokers;
-    ``removed``, ``pos`` (cards drawn), ``key`` (waste key), ``known`` (slots seen),
-    ``stock_seen`` (stock cards seen), ``unseen`` (unseen count per rank, 0 = jokers), the
-    rules, and ``places`` (unseen stock places).
-    """
     k = state.knowledge
     if not isinstance(k, TriPeaksKnowledge):
-        raise TypeError("tripeaks_inputs() takes a TriPeaks public state")
-    layout = np.array([_rank(c) for c in state.layout], dtype=np.int64)
-    stock = np.array([_rank(c) for c in state.stock], dtype=np.int64)
-    return {
-        "layout": layout,
-        "stock": stock,
-        "ranks": np.array([_rank(c) for c in state.unseen if c != JOKER], dtype=np.int64),
-        "n_jokers": sum(1 for c in state.unseen if c == JOKER),
-        "removed": k.removed,
-        "pos": len(state.stock) - k.stock_left,
-        "key": k.key,
-        "known": sum(1 << s for s, c in enumerate(state.layout) if c is not None),
-        "stock_seen": sum(1 for c in state.stock if c is not None),
-        "unseen": np.array(k.unseen, dtype=np.int64),
-        "wrap": k.wrap,
-        "when_stuck": k.when_stuck,
-        "places": int((stock < 0).sum()),
-    }
+        raise TypeError("tripeaks_position() takes a TriPeaks public state")
+    return Position(
+        layout=np.array([_rank(c) for c in state.layout], dtype=np.int64),
+        stock=np.array([_rank(c) for c in state.stock], dtype=np.int64),
+        ranks=np.array([_rank(c) for c in state.unseen if c != JOKER], dtype=np.int64),
+        n_jokers=sum(1 for c in state.unseen if c == JOKER),
+        removed=k.removed,
+        pos=len(state.stock) - k.stock_left,
+        key=k.key,
+        known=sum(1 << s for s, c in enumerate(state.layout) if c is not None),
+        stock_seen=sum(1 for c in state.stock if c is not None),
+        unseen=np.array(k.unseen, dtype=np.int64),
+        wrap=k.wrap,
+        when_stuck=k.when_stuck,
+    )
+
+
+def tripeaks_inputs(state: PublicState) -> dict[str, Any]:
+    """:func:`tripeaks_position` as a dict, with ``places`` (the unseen stock places) added."""
+    x = tripeaks_position(state)
+    return {**x._asdict(), "places": int((x.stock < 0).sum())}
 
 
 class TriPeaksRollout(Agent):
@@ -162,23 +164,12 @@ class TriPeaksRollout(Agent):
         self.policy = {**DEFAULT_POLICY, **policy}
         self.params = _playout.policy_params(**self.policy)
 
-    def candidates(self, state: PublicState, x: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def candidates(self, state: PublicState, x: Position | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``(paths, lengths)``: the candidates, as lines of env actions (``paths[i, :lengths[i]]``)."""
         if self.plans <= 0:
             return np.array(state.legal, dtype=np.int64).reshape(-1, 1), np.ones(len(state.legal), dtype=np.int64)
-        x = tripeaks_inputs(state) if x is None else x
-        paths, lengths = self._kernels.plan_paths(
-            x["layout"],
-            x["removed"],
-            x["known"],
-            x["key"],
-            x["pos"],
-            len(x["stock"]),
-            x["when_stuck"],
-            x["wrap"],
-            self.plans,
-            self.nodes,
-        )
+        x = tripeaks_position(state) if x is None else x
+        paths, lengths = self._kernels.position_plans(x, self.plans, self.nodes)
         return paths, lengths
 
     def evaluate(self, state: PublicState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -187,7 +178,7 @@ class TriPeaksRollout(Agent):
         drawn until one candidate leads every other by ``z`` standard deviations of their paired
         difference in wins (a candidate that far behind the leader is dropped), or
         ``max_samples`` is reached."""
-        x = tripeaks_inputs(state)
+        x = tripeaks_position(state)
         paths, lengths = self.candidates(state, x)
         n = len(paths)
         counts = np.zeros(n, dtype=np.int64)
@@ -195,31 +186,14 @@ class TriPeaksRollout(Agent):
         wins = np.zeros(n, dtype=np.int64)
         alive = np.arange(n)
         rng = state.rng(self.seed)
-        width = len(x["ranks"]) + x["places"] + 1
+        width = self._kernels.fill_columns(x.stock, x.ranks)
         if self.policy.get("eps", 0) > 0:
             width += self._kernels.MAX_MOVES  # the playouts' noise
         outcomes: list[np.ndarray] = []  # per batch: did each alive candidate win, per sample
         drawn = 0
         while True:
             batch = min(self.samples, self.max_samples - drawn)
-            got = self._kernels.rollout_counts(
-                x["layout"],
-                x["stock"],
-                x["ranks"],
-                x["n_jokers"],
-                rng.random((batch, width)),
-                x["removed"],
-                x["pos"],
-                x["key"],
-                x["known"],
-                x["stock_seen"],
-                x["unseen"],
-                x["wrap"],
-                x["when_stuck"],
-                paths[alive],
-                lengths[alive],
-                self.params,
-            )
+            got = self._kernels.sample_counts(x, rng.random((batch, width)), paths[alive], lengths[alive], self.params)
             drawn += batch
             counts[alive] += batch
             cleared[alive] += got.sum(axis=0, dtype=np.int64)
@@ -256,27 +230,10 @@ class TriPeaksRollout(Agent):
         other (and the other way round): a choice fitted to the noise of its own samples would
         flatter the moves that turn up most.
         """
-        x = tripeaks_inputs(state)
+        x = tripeaks_position(state)
         cands = np.array(state.legal, dtype=np.int64)
-        width = len(x["ranks"]) + x["places"] + 1
-        uniforms = state.rng(self.seed).random((self.samples, width))
-        seen, got = self._kernels.rollout_two(
-            x["layout"],
-            x["stock"],
-            x["ranks"],
-            x["n_jokers"],
-            uniforms,
-            x["removed"],
-            x["pos"],
-            x["key"],
-            x["known"],
-            x["stock_seen"],
-            x["unseen"],
-            x["wrap"],
-            x["when_stuck"],
-            cands,
-            self.params,
-        )
+        uniforms = state.rng(self.seed).random((self.samples, self._kernels.fill_columns(x.stock, x.ranks)))
+        seen, got = self._kernels.sample_two(x, uniforms, cands, self.params)
         won = got == 28
         valid = got >= 0
         cleared_all = np.where(valid, got, 0).astype(np.int64)
