@@ -24,13 +24,13 @@ from solitaire_env.games import GAME_NAMES, GameName
 
 #: The modules that define agents (a missing optional one is skipped: see ``_load``).
 AGENT_MODULES = (
-    "agents.random",
-    "agents.heuristics.tripeaks",
-    "agents.heuristics.fortythieves",
-    "agents.rollout",
-    "agents.pimc",
-    "agents.oracle",
-    "agents.ppo",
+    "agents.players.random",
+    "agents.players.heuristics.tripeaks",
+    "agents.players.heuristics.fortythieves",
+    "agents.players.rollout",
+    "agents.players.pimc",
+    "agents.players.oracle",
+    "agents.players.ppo",
 )
 
 _REGISTRY: dict[tuple[str, GameName], type[Agent]] = {}
@@ -73,7 +73,7 @@ GAMES: tuple[GameName, ...] = GAME_NAMES
 #: Agents whose constructor passes its ``**keywords`` on to another function: the class's
 #: qualified name -> ``"module:function"`` of that function, whose keyword parameters are then
 #: the agent's further options (the TriPeaks rollout's base-policy weights).
-FORWARDED_OPTIONS = {"agents.rollout.TriPeaksRollout": "agents._playout:policy_params"}
+FORWARDED_OPTIONS = {"agents.players.rollout.TriPeaksRollout": "agents.players.playouts:policy_params"}
 
 
 class AgentOptionError(ValueError):

@@ -15,8 +15,8 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
-from agents.advice import AdviceObservation
-from agents.afterstate import AfterstatePolicy, afterstate_policy_kwargs
+from agents.training.advice import AdviceObservation
+from agents.training.afterstate import AfterstatePolicy, afterstate_policy_kwargs
 from solitaire_env.sb3 import SB3VecEnv
 
 torch.set_num_threads(2)

@@ -4,7 +4,7 @@
 import statistics
 import time
 
-from agents.evaluation import evaluate
+from agents.evaluation.harness import evaluate
 
 cfg = [(100, 1), (200, 1), (400, 1), (400, 2)]
 times: dict[tuple[int, int], list[float]] = {c: [] for c in cfg}

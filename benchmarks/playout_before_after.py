@@ -6,7 +6,8 @@ Run (from the repository root):
     python benchmarks/playout_before_after.py --old REV --rounds 9 --samples 500
 
 The old versions of ``agents/_playout.py``, ``agents/move_values.py``, ``agents/rollout.py`` and
-``agents/advice.py`` are read from ``REV`` (``git show``) into a package ``old_playout_agents`` under
+``agents/advice.py`` (their paths before issue 20 moved them) are read from ``REV`` (``git show``)
+into a package ``old_playout_agents`` under
 ``--dir``, their imports of each other pointed at that package (everything else, ``agents.base``
 and ``solitaire_env``, is the working tree's).  Both versions are then timed alternately, the
 order swapped every round, on the same inputs: a full TriPeaks game of the ``rollout`` agent per

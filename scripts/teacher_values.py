@@ -4,7 +4,7 @@
 
 plays the 1000 validation deals (seed 1, TriPeaks Easy) in the batch env, choosing in every
 position the legal move with the highest value estimated over SAMPLES fillings of the unseen
-cards (agents.move_values.sampled_action_values: the move, then the rollout agent's base policy to
+cards (agents.training.move_values.sampled_action_values: the move, then the rollout agent's base policy to
 the end; value = cards cleared + WIN_VALUE on a win).  SAMPLES 0 plays the base policy itself.
 Prints: samples, win rate, seconds.  Figures in docs/training.md (session 5).
 """
@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from agents.advice import batch_advice
-from agents.move_values import sampled_action_values
+from agents.training.advice import batch_advice
+from agents.training.move_values import sampled_action_values
 from solitaire_env.sb3 import SB3VecEnv
 from solitaire_env.solvability import draw_codes
 

@@ -9,7 +9,7 @@ arguments name in :mod:`solitaire_env.deal_args`, what ``deal``, ``solve`` and `
 :mod:`solitaire_env.bench`, and evaluation, replay and training in ``agents`` (imported lazily:
 this module is the one place that joins the library and the agents; what ``eval --dry-run`` and
 ``train --dry-run`` print is the configs' ``dry_run_text()``, and which agents' numba kernels
-are not cached yet :func:`agents.evaluation.numba_cold_agents` says).
+are not cached yet :func:`agents.evaluation.harness.numba_cold_agents` says).
 
 Every error (a bad deal code or deal string, an unknown verb or option, a bad option value, a
 missing file; the library's ``ValueError`` and ``OSError``) is one line on stderr,
@@ -577,9 +577,9 @@ examples:
     epilog=EVAL_EPILOG,
 )
 def cmd_eval(args: argparse.Namespace) -> int:
-    from agents.backends import RayUnavailableError
-    from agents.config import EvalConfig, load_config_file
-    from agents.evaluation import (
+    from agents.evaluation.backends import RayUnavailableError
+    from agents.evaluation.config import EvalConfig, load_config_file
+    from agents.evaluation.harness import (
         COMPILE_NOTE,
         EvalResult,
         OutputWriteError,
@@ -666,7 +666,7 @@ EXIT_MISMATCH = 1
     epilog=REPLAY_EPILOG,
 )
 def cmd_replay(args: argparse.Namespace) -> int:
-    from agents.records import PROGRESS_KEY, Replayer, ReplayMismatch, find_records
+    from agents.evaluation.records import PROGRESS_KEY, Replayer, ReplayMismatch, find_records
 
     paths = find_records(args.files)
     replayer = Replayer(rerun_agent=args.rerun_agent, strict=args.strict)
@@ -735,7 +735,7 @@ examples:
 )
 def cmd_train(args: argparse.Namespace) -> int:
     try:
-        from agents.train import TrainConfig, load_train_config, train
+        from agents.training.train import TrainConfig, load_train_config, train
     except ImportError as error:  # pragma: no cover - the rl extra is missing
         raise CLIError(f"train needs the rl extra (pip install 'solitaire-env[rl]'): {error}") from None
     if args.minutes is not None and not 0 < args.minutes < float("inf"):

@@ -1,4 +1,4 @@
-"""agents.advice: the base policy's move from the batch env's arrays == from the public state; the wrapper."""
+"""agents.training.advice: the base policy's move from the batch env's arrays == from the public state; the wrapper."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ pytest.importorskip("stable_baselines3")
 
 from vector_helpers import tripeaks_lockstep
 
-from agents.advice import ADVICE_SIZE, AdviceObservation, batch_advice, public_advice, with_advice
 from agents.base import public_state
+from agents.training.advice import ADVICE_SIZE, AdviceObservation, batch_advice, public_advice, with_advice
 from solitaire_env.sb3 import SB3VecEnv
 from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.observe import FLAT_SIZE

@@ -1,4 +1,4 @@
-"""agents.afterstate: the afterstates are the next observations (what is known of them), the
+"""agents.training.afterstate: the afterstates are the next observations (what is known of them), the
 candidates cover every legal move, the policy trains, saves, loads and plays."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ pytest.importorskip("stable_baselines3")
 import torch
 from gymnasium import spaces
 
-from agents.afterstate import AfterstatePolicy, TriPeaksAfterstateFeatures, afterstate_policy_kwargs
+from agents.training.afterstate import AfterstatePolicy, TriPeaksAfterstateFeatures, afterstate_policy_kwargs
 from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.observe import (
     FLAT_SIZE,
@@ -107,7 +107,7 @@ def test_scores_only_for_candidates_and_trainable() -> None:
 def test_policy_plays_saves_and_loads(tmp_path) -> None:
     from sb3_contrib import MaskablePPO
 
-    from agents.ppo import PpoAgent
+    from agents.players.ppo import PpoAgent
     from solitaire_env.sb3 import SB3VecEnv
 
     env = SB3VecEnv(8, game="tripeaks")

@@ -1,4 +1,4 @@
-"""The heuristic agents of ``agents.heuristics``: legal moves, public information only, and the
+"""The heuristic agents of ``agents.players.heuristics``: legal moves, public information only, and the
 behaviour each one promises (a seeded loop over positions reached by random play)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from agents.base import Agent, decide, public_state
-from agents.heuristics import fortythieves as ft_agents
-from agents.heuristics import tripeaks as tp_agents
+from agents.players.heuristics import fortythieves as ft_agents
+from agents.players.heuristics import tripeaks as tp_agents
 from agents.registry import agent_names, make_agent
 from solitaire_env.common.cards import JOKER, card_id
 from solitaire_env.fortythieves.game import FortyThievesGame

@@ -7,8 +7,8 @@ import pytest
 from conftest import random_position, winnable_deal
 
 from agents.base import Game, decide, public_state
-from agents.oracle import OracleAgent
-from agents.pimc import PimcAgent
+from agents.players.oracle import OracleAgent
+from agents.players.pimc import PimcAgent
 from agents.registry import agent_names, make_agent
 from solitaire_env import TriPeaksDeal, solve
 from solitaire_env.solvability import draw_codes, make_game

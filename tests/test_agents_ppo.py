@@ -15,7 +15,7 @@ from conftest import random_position
 
 import solitaire_env  # noqa: F401
 from agents.base import decide, public_state
-from agents.ppo import read_sidecar, sidecar_path, write_sidecar
+from agents.players.ppo import read_sidecar, sidecar_path, write_sidecar
 from agents.registry import make_agent
 from solitaire_env.solvability import draw_codes, make_game
 
@@ -216,7 +216,7 @@ import torch
 torch.set_num_threads(2)
 torch.randn(512, 512) @ torch.randn(512, 512)  # the parent's OpenMP pool now has threads
 torch.linalg.qr(torch.randn(64, 64))
-from agents.evaluation import evaluate
+from agents.evaluation.harness import evaluate
 result = evaluate(game="tripeaks", deals=6, workers=2, agents=["ppo:model={model_path}"], write=False)
 print("games", len(next(iter(result.episodes.values()))))
 """

@@ -1,4 +1,4 @@
-"""The ``rollout`` agent (agents/rollout.py) and its numba playouts (agents/_playout.py).
+"""The ``rollout`` agent (agents/players/rollout.py) and its numba playouts (agents/players/playouts.py).
 
 - Every move the agent names is legal (``decide`` raises otherwise), in both games and under the
   TriPeaks rule options.
@@ -22,8 +22,8 @@ import pytest
 
 from agents import _playout as K
 from agents.base import decide, public_state
+from agents.players.rollout import FortyThievesRollout, TriPeaksRollout, tripeaks_inputs
 from agents.registry import agent_class, make_agent
-from agents.rollout import FortyThievesRollout, TriPeaksRollout, tripeaks_inputs
 from solitaire_env.common.cards import JOKER
 from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.game import TriPeaksGame

@@ -313,7 +313,7 @@ def test_errors_in_a_fresh_process_have_no_traceback(recorded: Path, tmp_path: P
 @pytest.fixture
 def no_games(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Replace the episode runners: a test that uses this asserts that no game was played."""
-    evaluate_module = importlib.import_module("agents.evaluation")
+    evaluate_module = importlib.import_module("agents.evaluation.harness")
 
     calls: list[object] = []
 
@@ -366,8 +366,8 @@ def test_bad_outputs_fail_before_any_game(
 
 
 def test_the_api_checks_outputs_before_any_game(tmp_path: Path, no_games: list[object]) -> None:
-    from agents.config import ConfigError
-    from agents.evaluation import evaluate
+    from agents.evaluation.config import ConfigError
+    from agents.evaluation.harness import evaluate
 
     (tmp_path / "a_file").write_text("")
     with pytest.raises(ConfigError, match=r"out: .* is an existing file, not a folder"):
@@ -413,7 +413,7 @@ def test_solve_json_checked_before_the_work(capsys: pytest.CaptureFixture[str], 
 def test_a_late_write_failure_still_prints_the_table(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    evaluate_module = importlib.import_module("agents.evaluation")
+    evaluate_module = importlib.import_module("agents.evaluation.harness")
 
     def fail(self: object, directory: str) -> None:
         raise PermissionError(13, "Permission denied", str(directory))
@@ -438,7 +438,7 @@ def test_a_late_write_failure_still_prints_the_table(
 def test_a_record_that_fails_mid_run_does_not_stop_the_games(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    evaluate_module = importlib.import_module("agents.evaluation")
+    evaluate_module = importlib.import_module("agents.evaluation.harness")
 
     real = evaluate_module.write_record
     calls = []
@@ -482,9 +482,11 @@ def test_the_table_has_a_legend_under_its_rows(capsys: pytest.CaptureFixture[str
 def test_the_compile_note_is_printed_only_when_a_kernel_is_cold(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import agents.evaluation as evaluation
+    import agents.evaluation.harness as evaluation
 
-    monkeypatch.setitem(evaluation.NUMBA_KERNELS, ("random", "tripeaks"), ("agents._playout", ("rollout_counts",)))
+    monkeypatch.setitem(
+        evaluation.NUMBA_KERNELS, ("random", "tripeaks"), ("agents.players.playouts", ("sample_counts",))
+    )
     monkeypatch.setattr(evaluation, "numba_cold", lambda module, functions: True)
     status, out, err = run(capsys, "eval", "--agents", "random", "--deals", "1", *QUICK)
     assert status == 0
@@ -501,7 +503,7 @@ def test_the_compile_note_is_printed_only_when_a_kernel_is_cold(
 
 
 def test_numba_cold_reads_numba_s_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agents.evaluation import numba_cold
+    from agents.evaluation.harness import numba_cold
 
     (tmp_path / "tiny_kernel_for_cli_test.py").write_text(
         "from numba import njit\n\n@njit(cache=True)\ndef plus_one(x):\n    return x + 1\n"
@@ -517,7 +519,7 @@ def test_numba_cold_reads_numba_s_cache(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_the_numba_kernels_table_names_cached_dispatchers() -> None:
-    from agents.evaluation import NUMBA_KERNELS
+    from agents.evaluation.harness import NUMBA_KERNELS
     from agents.registry import agent_names
 
     for (agent, game), (module, functions) in NUMBA_KERNELS.items():

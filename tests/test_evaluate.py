@@ -1,4 +1,4 @@
-"""The evaluation harness (``agents.evaluate``, ``agents.config``, ``agents.backends``, ``agents.records``).
+"""The evaluation harness (``agents.evaluate``; ``agents.evaluation``: ``config``, ``backends``, ``records``).
 
 Written against the ``random`` agent and test-local stub agents (registered for the test
 only), so that it does not depend on which other agents exist.  Runs with stubs use one
@@ -17,11 +17,11 @@ from typing import Any, ClassVar
 import pytest
 
 import agents.registry as registry
-from agents.backends import agent_seed, chunks
 from agents.base import Agent, Game, GameName, PublicState
-from agents.config import AgentSpec, ConfigError, EvalConfig, load_config_file, parse_agent_spec
-from agents.evaluation import EvalResult, evaluate, mcnemar_exact, plot_win_rates, wilson
-from agents.records import RecordError, Replayer, ReplayMismatch, find_records, load_record
+from agents.evaluation.backends import agent_seed, chunks
+from agents.evaluation.config import AgentSpec, ConfigError, EvalConfig, load_config_file, parse_agent_spec
+from agents.evaluation.harness import EvalResult, evaluate, mcnemar_exact, plot_win_rates, wilson
+from agents.evaluation.records import RecordError, Replayer, ReplayMismatch, find_records, load_record
 from solitaire_env import __version__
 from solitaire_env.solvability import draw_codes
 
@@ -252,7 +252,7 @@ def test_mcnemar_exact() -> None:
 
 
 def _result(rows: dict[str, list[tuple[bool, int]]], hidden: tuple[str, ...] = ()) -> EvalResult:
-    from agents.backends import EpisodeResult
+    from agents.evaluation.backends import EpisodeResult
 
     episodes = {
         key: [
@@ -576,7 +576,7 @@ def test_ray_backend_matches_process_backend(tmp_path: Path) -> None:
 
 def test_a_worker_that_cannot_build_its_agents_fails_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """The agents are built in the parent first; a worker failing later must not hang the pool."""
-    import agents.backends as backends
+    import agents.evaluation.backends as backends
 
     setup = backends.WorkerSetup("tripeaks", "solitaire_env/TriPeaks-v0", (), (AgentSpec("no_such_agent"),), 0)
     work = chunks(draw_codes(4, 0, "TP", "E"), 2)
@@ -599,9 +599,9 @@ def test_the_loop_hands_agents_what_the_env_returned(
     import gymnasium as gym
     import numpy as np
 
-    from agents.backends import DealWorker, WorkerSetup
     from agents.base import EnvOutput
-    from agents.random import RandomAgent
+    from agents.evaluation.backends import DealWorker, WorkerSetup
+    from agents.players.random import RandomAgent
 
     seen: list[tuple[PublicState, EnvOutput, Any]] = []
 

@@ -1,4 +1,4 @@
-"""agents/features.py: the chain features say what the rules say about the visible cards."""
+"""agents/training/features.py: the chain features say what the rules say about the visible cards."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ pytest.importorskip("stable_baselines3")
 import gymnasium as gym  # noqa: E402
 
 import solitaire_env  # noqa: E402, F401
-from agents.features import (  # noqa: E402
+from agents.training.features import (  # noqa: E402
     NUM_SLOTS,
     SLOT_FACE_DOWN,
     SLOT_RANK,
@@ -74,7 +74,7 @@ def test_playable_is_the_legal_removals(wrap: bool, jokers: int) -> None:
 
 
 def test_layout_places_are_the_observers() -> None:
-    """The places the features (and agents.afterstate) read in a slot block and in the waste
+    """The places the features (and agents.training.afterstate) read in a slot block and in the waste
     block are where the observer writes face down, removed, the rank, a joker and an empty waste."""
     rules = TriPeaksRules(jokers=2, waste_start="empty")
     rng = np.random.default_rng(3)

@@ -141,20 +141,20 @@ def test_make_game_builds_the_game_the_code_and_options_mean(code: str, rules: d
 
 
 def test_old_import_paths_are_the_new_names() -> None:
-    import agents.config
-    import agents.evaluation
-    import agents.records
+    import agents.evaluation.config
+    import agents.evaluation.harness
+    import agents.evaluation.records
     from solitaire_env import solvability as stats
     from solitaire_env.common import statistics
 
     assert stats.make_game is make_game
     assert stats.draw_codes is draw_codes
-    assert stats.wilson is agents.evaluation.wilson is statistics.wilson
-    assert agents.config.ENV_IDS is agents.records.ENV_IDS is ENV_IDS
+    assert stats.wilson is agents.evaluation.harness.wilson is statistics.wilson
+    assert agents.evaluation.config.ENV_IDS is agents.evaluation.records.ENV_IDS is ENV_IDS
 
 
 def test_games_are_taken_by_name_or_code_letters() -> None:
-    from agents.config import EvalConfig
+    from agents.evaluation.config import EvalConfig
     from solitaire_env.solvability import default_budget
 
     assert draw_codes(4, 3, "tripeaks", "C") == draw_codes(4, 3, "TP", "C")

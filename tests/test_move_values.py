@@ -1,4 +1,4 @@
-"""agents.move_values and agents.shaping: the playout values against the rules core, the fair
+"""agents.training.move_values and agents.training.shaping: the playout values against the rules core, the fair
 estimate against the rollout agent's kernel, the shaped rewards."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from vector_helpers import tripeaks_lockstep
 
 from agents import _playout as P
 from agents.base import public_state
-from agents.move_values import action_values, potentials
-from agents.rollout import DEFAULT_POLICY
-from agents.shaping import PlayoutShaping
+from agents.players.rollout import DEFAULT_POLICY
+from agents.training.move_values import action_values, potentials
+from agents.training.shaping import PlayoutShaping
 from solitaire_env.sb3 import SB3VecEnv
 from solitaire_env.solvability import draw_codes
 from solitaire_env.tripeaks.rules import ALL_SLOTS
@@ -141,8 +141,8 @@ def test_sampled_values_are_the_rollout_agents_estimate() -> None:
     """The fair estimate from the batch env's arrays equals the rollout agent's kernel run on the
     public state's inputs (ranks of seen places only) with the same random numbers: it reads
     nothing hidden.  And it averages fillings: with many samples it is close to the mean."""
-    from agents.move_values import fill_width, sampled_action_values
-    from agents.rollout import tripeaks_inputs
+    from agents.players.rollout import tripeaks_inputs
+    from agents.training.move_values import fill_width, sampled_action_values
 
     samples = 8
     codes = draw_codes(24, 13, "TP", "E")
@@ -186,7 +186,7 @@ def test_sampled_values_are_the_rollout_agents_estimate() -> None:
 def test_sampled_values_skip_forced_leaves_only_the_single_move_games_out() -> None:
     """``skip_forced``: the games with one legal move are NaN, every other game's values are the
     same numbers as without it (the same random numbers per game)."""
-    from agents.move_values import sampled_action_values
+    from agents.training.move_values import sampled_action_values
 
     codes = draw_codes(24, 14, "TP", "E")
     forced = chosen = 0

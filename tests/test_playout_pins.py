@@ -1,7 +1,7 @@
 """Pinned values of the ``rollout`` agent's playouts and the move values on fixed seeds.
 
-The playout kernels (:mod:`agents._playout`) and their callers (:mod:`agents.rollout`,
-:mod:`agents.move_values`, :mod:`agents.advice`) are refactored from time to time; these
+The playout kernels (:mod:`agents.players.playouts`) and their callers (:mod:`agents.players.rollout`,
+:mod:`agents.training.move_values`, :mod:`agents.training.advice`) are refactored from time to time; these
 numbers were recorded before such a change and must stay bit-exact after it (the same random
 streams, the same samples, the same values).  Each pin is a SHA-256 digest of the result's
 bytes (plus a readable sum), computed through the public entry points only.
@@ -16,10 +16,10 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from agents.advice import batch_advice, public_advice
 from agents.base import public_state
-from agents.move_values import action_values, potentials, sampled_action_values
-from agents.rollout import TriPeaksRollout
+from agents.players.rollout import TriPeaksRollout
+from agents.training.advice import batch_advice, public_advice
+from agents.training.move_values import action_values, potentials, sampled_action_values
 from solitaire_env.sb3 import SB3VecEnv
 from solitaire_env.solvability import draw_codes, make_game
 

@@ -1,4 +1,4 @@
-"""The packed inputs of the playout kernels (:class:`agents._playout.Position`).
+"""The packed inputs of the playout kernels (:class:`agents.players.playouts.Position`).
 
 A position reaches the kernels through one of two builders: ``tripeaks_position`` from a public
 state (the ``rollout`` agent, ``public_advice``) and ``public_inputs`` from a batch env's view
@@ -17,8 +17,8 @@ from vector_helpers import tripeaks_lockstep
 
 from agents import _playout as P
 from agents.base import public_state
-from agents.move_values import draws_when_stuck, input_buffers, public_inputs
-from agents.rollout import DEFAULT_POLICY, tripeaks_position
+from agents.players.rollout import DEFAULT_POLICY, tripeaks_position
+from agents.training.move_values import draws_when_stuck, input_buffers, public_inputs
 from solitaire_env.solvability import draw_codes
 
 PARAMS = P.policy_params(**DEFAULT_POLICY)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import winnable_deal
@@ -191,7 +192,7 @@ def test_every_name_agents_offers_imports(name: str) -> None:
 
 def test_agents_top_level_names() -> None:
     from agents.base import Agent
-    from agents.evaluation import evaluate
+    from agents.evaluation.harness import evaluate
     from agents.registry import agent_names, make_agent
 
     assert sorted(agents.__all__) == sorted(agents._LAZY)  # every lazy name is listed, and only those
@@ -219,14 +220,15 @@ def test_import_agents_pulls_no_torch_and_no_numba() -> None:
 
 
 def test_agents_evaluate_stays_the_function_after_the_submodules_are_imported() -> None:
-    """The evaluation module is ``agents.evaluation``: importing it (or any other submodule) never
+    """The evaluation module is ``agents.evaluation.harness``: importing it (or any other submodule) never
     rebinds ``agents.evaluate``, and there is no module of that name to shadow the function."""
     run_python(
-        "import agents.evaluation\nimport agents\nfrom agents.evaluation import EvalResult\n"
-        "assert callable(agents.evaluate) and agents.evaluate is agents.evaluation.evaluate\n"
+        "import agents.evaluation.harness\nimport agents\nfrom agents.evaluation.harness import EvalResult\n"
+        "assert callable(agents.evaluate) and agents.evaluate is agents.evaluation.harness.evaluate\n"
     )
     run_python(
-        "import importlib.util, agents\nf = agents.evaluate\nimport agents.evaluation, agents.backends\n"
+        "import importlib.util, agents\nf = agents.evaluate\n"
+        "import agents.evaluation.harness, agents.evaluation.backends\n"
         "assert agents.evaluate is f\n"
         "assert importlib.util.find_spec('agents.evaluate') is None\n"
     )
@@ -265,3 +267,34 @@ def test_a_moved_module_keeps_its_old_path(old: str, new: str, name: str) -> Non
     moved = importlib.import_module(new)
     assert hasattr(moved, name), f"{new} does not define {name}"
     assert getattr(importlib.import_module(old), name) is getattr(moved, name)
+
+
+def test_every_old_agents_path_is_the_module_at_its_new_path() -> None:
+    """``agents.MOVED_MODULES``: an old path imported first, or after its new path, is the one
+    module object (so a patch or a pickle through either path is the same); old files are gone."""
+    from agents import MOVED_MODULES
+
+    root = Path(agents.__file__).parent
+    for old in MOVED_MODULES:
+        leaf = old.split(".")[1]
+        assert not (root / f"{leaf}.py").exists(), f"{old}: the old file is still there"
+    pairs = repr(sorted(MOVED_MODULES.items()))
+    for order in ("old, new", "new, old"):
+        run_python(
+            "import importlib, sys\n"
+            f"for old, new in {pairs}:\n"
+            f"    first, second = ({order})\n"
+            "    a = importlib.import_module(first)\n"
+            "    b = importlib.import_module(second)\n"
+            "    assert a is b and sys.modules[old] is sys.modules[new], (old, new)\n"
+            "    assert a.__name__ == new, (old, a.__name__)\n"
+        )
+    run_python(
+        "from agents.config import EvalConfig\nfrom agents.evaluation.config import EvalConfig as E\n"
+        "assert EvalConfig is E\n"
+        "from agents.rollout import TriPeaksRollout\nimport agents.players.rollout as r\n"
+        "assert TriPeaksRollout is r.TriPeaksRollout\n"
+        "from agents.evaluation import evaluate, EvalResult\nimport agents.evaluation.harness as h\n"
+        "assert evaluate is h.evaluate and EvalResult is h.EvalResult\n"
+        "import agents.heuristics.tripeaks as t, agents.players.heuristics.tripeaks as t2\nassert t is t2\n"
+    )

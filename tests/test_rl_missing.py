@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.config import ConfigError, MissingExtraError, require_rl
+from agents.evaluation.config import ConfigError, MissingExtraError, require_rl
 
 ROOT = Path(__file__).resolve().parents[1]
 PIP = "pip install 'solitaire-env[rl]'"

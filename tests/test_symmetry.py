@@ -1,4 +1,4 @@
-"""The 48 symmetries of TriPeaks positions (agents/symmetry.py) against the rules core.
+"""The 48 symmetries of TriPeaks positions (agents/training/symmetry.py) against the rules core.
 
 Each random game is played side by side with its image (the deal's suits renamed and, for the
 mirror, its slots mirrored; the moves renumbered); at every step the image's observation must be
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 import torch
 
-from agents.advice import public_advice
 from agents.base import public_state
-from agents.symmetry import (
+from agents.training.advice import public_advice
+from agents.training.symmetry import (
     MIRROR_SLOT,
     SYMMETRIES,
     action_index,

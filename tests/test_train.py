@@ -13,8 +13,8 @@ import yaml
 
 pytest.importorskip("sb3_contrib")
 
-from agents.config import ConfigError
-from agents.train import TrainConfig, deal_sets, evaluate_model, load_train_config, train
+from agents.evaluation.config import ConfigError
+from agents.training.train import TrainConfig, deal_sets, evaluate_model, load_train_config, train
 from solitaire_env.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -177,8 +177,8 @@ def test_every_mistake_of_a_train_config_is_named(tmp_path: Path, capsys: pytest
 
 
 def test_every_mistake_of_an_eval_config_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Eval configs (agents/config.py) too: three mistakes, three lines, the CLI naming all three."""
-    from agents.config import EvalConfig
+    """Eval configs (agents/evaluation/config.py) too: three mistakes, three lines, the CLI naming all three."""
+    from agents.evaluation.config import EvalConfig
 
     data = {"deals": 0, "backend": "dask", "agents": ["random", "no_such_agent"]}
     with pytest.raises(ConfigError) as info:
@@ -269,7 +269,7 @@ def test_pretrain_stops_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     warm start ends without its last check (``interrupted``)."""
     from sb3_contrib import MaskablePPO
 
-    from agents.pretrain import PretrainSettings, run_pretrain
+    from agents.training.pretrain import PretrainSettings, run_pretrain
     from solitaire_env.sb3 import SB3VecEnv
 
     inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
@@ -294,7 +294,7 @@ def test_pretrain_stops_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
             cls.now += 1.0
             return cls.now
 
-    monkeypatch.setattr("agents.pretrain.time", Clock)
+    monkeypatch.setattr("agents.training.pretrain.time", Clock)
     settings = PretrainSettings(minutes=1, samples=2, steps=2, batch_size=8, threads=1)
     got = run_pretrain(model, inner, inner, settings, seed=0, check=check, every=1e9, say=lambda *a: None, stop=stop)
     assert got["interrupted"] is True and 1 <= got["rounds"] <= 2 and not checks
@@ -409,7 +409,7 @@ def test_resume_goes_on_from_the_saved_model(smoke: dict[str, object]) -> None:
 
 def test_model_evaluates_on_other_rule_options(smoke: dict[str, object]) -> None:
     """A model trained on Easy plays Classic deals, jokers and draw-when-stuck through the harness."""
-    from agents.evaluation import evaluate
+    from agents.evaluation.harness import evaluate
 
     best = str(smoke["result"].out / "best_model.zip")  # type: ignore[attr-defined]
     for rules, env in (("C", {}), ("E", {"jokers": 1, "draw": "when_stuck"})):
@@ -424,7 +424,7 @@ def test_evaluate_model_matches_the_ppo_agent(smoke: dict[str, object]) -> None:
     """The batch evaluation and the ppo agent in the single env play the very same games."""
     from sb3_contrib import MaskablePPO
 
-    from agents.evaluation import evaluate
+    from agents.evaluation.harness import evaluate
     from solitaire_env.solvability import draw_codes
 
     best = smoke["result"].out / "best_model.zip"  # type: ignore[attr-defined]
@@ -457,7 +457,7 @@ def test_chain_policy_trains_saves_and_plays_in_the_harness(tmp_path: Path) -> N
     assert test["batch_check"]["wins"] == test["summary"][test["agent"]]["wins"]
     from sb3_contrib import MaskablePPO
 
-    from agents.features import TriPeaksChainFeatures
+    from agents.training.features import TriPeaksChainFeatures
 
     policy = MaskablePPO.load(result.files["best_model"], device="cpu").policy
     assert isinstance(policy.features_extractor, TriPeaksChainFeatures)
@@ -478,7 +478,7 @@ def test_advice_and_shaping_train_save_and_play_in_the_harness(tmp_path: Path) -
     test = result.metrics["test"]
     assert test["batch_check"]["wins"] == test["summary"][test["agent"]]["wins"]
     assert test["batch_check"]["mean_progress"] == pytest.approx(test["summary"][test["agent"]]["mean_cleared"])
-    from agents.ppo import read_sidecar
+    from agents.players.ppo import read_sidecar
 
     assert read_sidecar(result.files["best_model"])["advice"] == "base_policy"  # type: ignore[index]
     assert result.metrics["config"]["shaping"] == "playout"
@@ -525,7 +525,7 @@ def test_afterstate_policy_warm_starts_trains_and_plays_in_the_harness(tmp_path:
     assert test["batch_check"]["mean_progress"] == pytest.approx(test["summary"][test["agent"]]["mean_cleared"])
     from sb3_contrib import MaskablePPO
 
-    from agents.afterstate import AfterstatePolicy
+    from agents.training.afterstate import AfterstatePolicy
 
     policy = MaskablePPO.load(result.files["best_model"], device="cpu").policy
     assert isinstance(policy, AfterstatePolicy)
@@ -571,7 +571,7 @@ def test_bad_advice_and_shaping(tmp_path: Path, change: dict[str, object], messa
 def test_progress_comparison_by_hand() -> None:
     from types import SimpleNamespace
 
-    from agents.train import progress_comparison
+    from agents.training.train import progress_comparison
 
     def rows(values: list[int]) -> list[SimpleNamespace]:
         return [SimpleNamespace(progress=v) for v in values]
@@ -609,7 +609,7 @@ def test_empty_pretrain_block_means_the_defaults(tmp_path: Path) -> None:
 def test_pretrain_learning_rate_goes_down_in_a_straight_line() -> None:
     """``final_learning_rate``: the rate falls linearly over the warm start's minutes and stays
     at the final rate after them; without it the rate is constant."""
-    from agents.pretrain import PretrainSettings
+    from agents.training.pretrain import PretrainSettings
 
     decay = PretrainSettings(minutes=10, learning_rate=3e-4, final_learning_rate=3e-5)
     assert decay.rate(0) == 3e-4
@@ -624,7 +624,7 @@ def test_pretrain_fits_with_the_falling_learning_rate(monkeypatch: pytest.Monkey
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.pretrain import PretrainSettings, run_pretrain
+    from agents.training.pretrain import PretrainSettings, run_pretrain
     from solitaire_env.sb3 import SB3VecEnv
 
     used: list[float] = []
@@ -643,7 +643,7 @@ def test_pretrain_fits_with_the_falling_learning_rate(monkeypatch: pytest.Monkey
             return cls.now
 
     monkeypatch.setattr(torch.optim, "Adam", Recording)
-    monkeypatch.setattr("agents.pretrain.time", Clock)
+    monkeypatch.setattr("agents.training.pretrain.time", Clock)
     inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
     inner.seed(0)
     model = MaskablePPO("MlpPolicy", inner, n_steps=8, batch_size=32, seed=0, device="cpu")
@@ -666,7 +666,7 @@ def test_pretrain_ends_with_the_checked_weights_that_did_best(averaged_best: boo
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.pretrain import PretrainSettings, run_pretrain
+    from agents.training.pretrain import PretrainSettings, run_pretrain
     from solitaire_env.sb3 import SB3VecEnv
 
     inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
@@ -693,24 +693,24 @@ def test_pretrain_ends_with_the_checked_weights_that_did_best(averaged_best: boo
 
 @pytest.mark.parametrize("symmetry", [True, False])
 def test_pretrain_symmetry_fits_the_images_of_the_positions(monkeypatch: pytest.MonkeyPatch, symmetry: bool) -> None:
-    """``symmetry``: every fit batch goes through :func:`agents.symmetry.augment` (each row under
+    """``symmetry``: every fit batch goes through :func:`agents.training.symmetry.augment` (each row under
     one of the 48 symmetries, its legal moves and values renumbered with it); without, none does."""
     import torch
     from sb3_contrib import MaskablePPO
 
-    import agents.symmetry
-    from agents.pretrain import PretrainSettings, run_pretrain
+    import agents.training.symmetry
+    from agents.training.pretrain import PretrainSettings, run_pretrain
     from solitaire_env.sb3 import SB3VecEnv
 
     batches: list[tuple[Any, ...]] = []
-    real = agents.symmetry.augment
+    real = agents.training.symmetry.augment
 
     def recording(tables: Any, *tensors: Any, **kwargs: Any) -> tuple[Any, ...]:
         out = real(tables, *tensors, **kwargs)
         batches.append((tables, tensors, out))
         return out
 
-    monkeypatch.setattr(agents.symmetry, "augment", recording)
+    monkeypatch.setattr(agents.training.symmetry, "augment", recording)
     inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
     inner.seed(0)
     model = MaskablePPO("MlpPolicy", inner, n_steps=8, batch_size=32, seed=0, device="cpu")
@@ -743,8 +743,8 @@ def test_pretrain_critic_every_leaves_the_critic_alone_between(critic_every: int
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.afterstate import AfterstatePolicy, afterstate_policy_kwargs
-    from agents.pretrain import PretrainSettings, run_pretrain
+    from agents.training.afterstate import AfterstatePolicy, afterstate_policy_kwargs
+    from agents.training.pretrain import PretrainSettings, run_pretrain
     from solitaire_env.sb3 import SB3VecEnv
 
     inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)
@@ -774,7 +774,7 @@ def test_pretrain_loss_is_least_at_the_values_over_the_temperature(loss: str) ->
     loss is higher and its gradient does not vanish."""
     import torch
 
-    from agents.pretrain import policy_loss
+    from agents.training.pretrain import policy_loss
 
     mask = torch.tensor([[1.0, 1.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0]])
     values = torch.tensor([[3.0, 11.0, 99.0, 7.0], [-5.0, 2.0, 40.0, 1e6]])
@@ -796,8 +796,8 @@ def test_pretrain_ends_with_the_best_checked_weights() -> None:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.advice import AdviceObservation
-    from agents.pretrain import PretrainSettings, run_pretrain
+    from agents.training.advice import AdviceObservation
+    from agents.training.pretrain import PretrainSettings, run_pretrain
     from solitaire_env.sb3 import SB3VecEnv
 
     inner = SB3VecEnv(4, game="tripeaks", reward="progress", win_bonus=30.0)

@@ -4,8 +4,8 @@
 in arrays and are stepped by one numba call; a game's subclass (``TriPeaksVectorEnv``,
 ``FortyThievesVectorEnv``) owns its state arrays and kernel calls and fills in the hooks below.
 
-Code outside the batch env (training code: :mod:`agents.advice`, :mod:`agents.move_values`,
-:mod:`agents.shaping`) reads a batch's games through its ``view()``: a ``NamedTuple`` of
+Code outside the batch env (training code: :mod:`agents.training.advice`, :mod:`agents.training.move_values`,
+:mod:`agents.training.shaping`) reads a batch's games through its ``view()``: a ``NamedTuple`` of
 read-only numpy views of the state arrays, named in the game's words (one row per env); numba
 functions take it as one argument and read its fields by name.  The kernels' private layout
 (``_st`` and its ``F_*`` columns) stays inside the game's ``batch.py`` / ``batch_kernels.py``.

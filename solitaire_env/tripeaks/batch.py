@@ -191,7 +191,7 @@ class TriPeaksVectorEnv(BatchEnv):
     ``view()`` returns the games' state as read-only arrays named in the game's words
     (:class:`TriPeaksBatchView`: tableau, stock, waste, the removed / exposed / face-up / seen
     masks, the legal actions, the counters), what training code reads
-    (:mod:`agents.move_values`, :mod:`agents.advice`, :mod:`agents.shaping`); ``rules``,
+    (:mod:`agents.training.move_values`, :mod:`agents.training.advice`, :mod:`agents.training.shaping`); ``rules``,
     ``scoring``, ``reward_mode`` and ``win_bonus`` are the options in play.
 
     ## Version History

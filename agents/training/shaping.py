@@ -9,7 +9,7 @@ average it: potential-based shaping (Ng, Harada and Russell, 1999) with
 
     Phi(s) = cards the base policy still clears from s + win_bonus * [it clears them all]
 
-where the base policy (:mod:`agents._playout`, ``DEFAULT_POLICY`` of :mod:`agents.rollout`) plays
+where the base policy (:mod:`agents.players.playouts`, ``DEFAULT_POLICY`` of :mod:`agents.players.rollout`) plays
 on the *true* deal of the training env. The reward of a step becomes
 ``r + gamma * Phi(s') - Phi(s)`` (``Phi`` of a finished game is 0), so a move is paid at once for
 what it changes in the base policy's outcome on this deal.
@@ -23,7 +23,7 @@ difference). The trained policy still reads only the public observation, and the
 plays it from the public state (tests/test_move_values.py checks the potential against the rules
 core; tests/test_train.py that a shaped run's model plays through the fair agent).
 
-The potential is :func:`agents.move_values.potentials`. :class:`PlayoutShaping` is an SB3
+The potential is :func:`agents.training.move_values.potentials`. :class:`PlayoutShaping` is an SB3
 ``VecEnvWrapper`` over :class:`~solitaire_env.sb3.SB3VecEnv`
 (TriPeaks): put ``VecMonitor`` inside it so that the logged episode returns stay unshaped.
 """
@@ -36,8 +36,8 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents import _playout as P
-from agents.move_values import potentials
-from agents.rollout import DEFAULT_POLICY
+from agents.players.rollout import DEFAULT_POLICY
+from agents.training.move_values import potentials
 from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
 
 __all__ = ["PlayoutShaping"]

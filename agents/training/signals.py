@@ -18,8 +18,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from agents.train_config import TrainConfig
-from agents.train_outputs import TrainResult, write_metrics
+from agents.training.config import TrainConfig
+from agents.training.outputs import TrainResult, write_metrics
 
 __all__ = ["StopSignals", "TrainingInterrupted", "interrupted"]
 

@@ -1,7 +1,7 @@
 """Training: MaskablePPO (sb3-contrib) on the numba batch env, from a validated YAML config.
 
     solitaire-env train --config configs/ppo_tripeaks_easy.yaml
-    python -c "from agents.train import train; train('configs/ppo_smoke.yaml')"
+    python -c "from agents.training.train import train; train('configs/ppo_smoke.yaml')"
 
 One run, in order (every path under the config's ``out`` folder), each step a function here:
 
@@ -11,7 +11,7 @@ One run, in order (every path under the config's ``out`` folder), each step a fu
    (the batch env's ``exclude_codes``); the envs (:class:`~solitaire_env.sb3.SB3VecEnv`,
    ``num_envs`` games, with the config's shaping and advice), the model (new, or the one to
    resume) and the callbacks;
-2. :func:`_learn`: the warm start (a ``pretrain`` block, :mod:`agents.pretrain`), then MaskablePPO
+2. :func:`_learn`: the warm start (a ``pretrain`` block, :mod:`agents.training.pretrain`), then MaskablePPO
    until ``timesteps`` env steps or ``minutes`` of wall time, whichever comes first, with a tqdm
    progress bar on stderr and TensorBoard logs in ``tensorboard/``; every ``validation.every``
    env steps, sb3-contrib's ``MaskableEvalCallback`` plays every validation deal once with masks
@@ -28,15 +28,15 @@ warm start or the learning stops at the next env step and saves ``model.zip``, i
 exits 130); the line it prints says how to resume.
 
 The parts that stand alone live in their own modules (their names are importable from here too):
-:mod:`agents.train_config` (:class:`TrainConfig`, :func:`load_train_config`),
-:mod:`agents.train_eval` (the deal codes, :func:`evaluate_model`, the test),
-:mod:`agents.train_callbacks` (the validations, the stop and the progress bar inside the learning),
-:mod:`agents.train_signals` (signals, :class:`TrainingInterrupted`, the resume line) and
-:mod:`agents.train_outputs` (:class:`TrainResult`, the models, their sidecars, ``metrics.json``,
+:mod:`agents.training.config` (:class:`TrainConfig`, :func:`load_train_config`),
+:mod:`agents.training.evaluations` (the deal codes, :func:`evaluate_model`, the test),
+:mod:`agents.training.callbacks` (the validations, the stop and the progress bar inside the learning),
+:mod:`agents.training.signals` (signals, :class:`TrainingInterrupted`, the resume line) and
+:mod:`agents.training.outputs` (:class:`TrainResult`, the models, their sidecars, ``metrics.json``,
 the learning curve).
 
 The config keys, their defaults and the decisions behind them are in ``docs/training.md``.
-Every bad value is a :class:`~agents.config.ConfigError`: all the mistakes of a config in one
+Every bad value is a :class:`~agents.evaluation.config.ConfigError`: all the mistakes of a config in one
 error, one line each.
 """
 
@@ -50,11 +50,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.config import ConfigError, require_rl
-from agents.train_config import PPO_KEYS, TRAIN_KEYS, TrainConfig, load_train_config
-from agents.train_eval import deal_sets, evaluate_model, progress_comparison, run_test, validation_rows
-from agents.train_outputs import TrainResult, model_paths, plot_curve, save_models, write_metrics
-from agents.train_signals import StopSignals, TrainingInterrupted, interrupted
+from agents.evaluation.config import ConfigError, require_rl
+from agents.training.config import PPO_KEYS, TRAIN_KEYS, TrainConfig, load_train_config
+from agents.training.evaluations import deal_sets, evaluate_model, progress_comparison, run_test, validation_rows
+from agents.training.outputs import TrainResult, model_paths, plot_curve, save_models, write_metrics
+from agents.training.signals import StopSignals, TrainingInterrupted, interrupted
 
 __all__ = [
     "PPO_KEYS",
@@ -75,11 +75,11 @@ def _policy_kwargs(ppo: dict[str, Any], rules: str) -> dict[str, Any]:
 
     kwargs: dict[str, Any] = {}
     if ppo.get("features") == "afterstate":
-        from agents.afterstate import afterstate_policy_kwargs
+        from agents.training.afterstate import afterstate_policy_kwargs
 
         kwargs.update(afterstate_policy_kwargs(wrap=rules == "E", net_arch=ppo.get("net_arch")))
     elif ppo.get("features") == "chain":
-        from agents.features import chain_policy_kwargs
+        from agents.training.features import chain_policy_kwargs
 
         kwargs.update(chain_policy_kwargs(wrap=rules == "E"))
     if "net_arch" in ppo and ppo.get("features") != "afterstate":
@@ -100,7 +100,7 @@ def train(
     ``progress`` shows a tqdm bar on stderr; ``log`` is a ``print``-like function for the run's
     few lines of news (default: print to stderr).
 
-    Without the ``rl`` extra: :class:`~agents.config.MissingExtraError` before anything is made.
+    Without the ``rl`` extra: :class:`~agents.evaluation.config.MissingExtraError` before anything is made.
     Ctrl-C or SIGTERM during the warm start or the learning stops the run at the next env step;
     it saves ``model.zip``, its sidecar and ``metrics.json`` (``"interrupted": true``), logs one
     line saying so and how to resume, and raises :class:`TrainingInterrupted`.  A run that fails
@@ -167,7 +167,7 @@ def _run(config: TrainConfig, progress: bool, log: Any) -> TrainResult:
 def _setup(config: TrainConfig, say: Any, progress: bool) -> _Run:
     """Everything before the learning: the deal codes, the envs, the model, the callbacks; the
     out folder is made only once the model is (a model to resume is read before any file is written)."""
-    from agents.train_callbacks import Watch, validation_callback
+    from agents.training.callbacks import Watch, validation_callback
 
     ppo, policy, policy_kwargs, threads = _ppo_settings(config)
     validation_codes, test_codes = deal_sets(config)
@@ -201,7 +201,7 @@ def _setup(config: TrainConfig, say: Any, progress: bool) -> _Run:
 
 def _ppo_settings(config: TrainConfig) -> tuple[dict[str, Any], Any, dict[str, Any], int]:
     """The config's ``ppo`` block split into MaskablePPO's keywords, the policy (a name or
-    :class:`~agents.afterstate.AfterstatePolicy`), its ``policy_kwargs`` and torch's threads (set here)."""
+    :class:`~agents.training.afterstate.AfterstatePolicy`), its ``policy_kwargs`` and torch's threads (set here)."""
     import torch
 
     ppo = config.ppo_kwargs
@@ -210,7 +210,7 @@ def _ppo_settings(config: TrainConfig) -> tuple[dict[str, Any], Any, dict[str, A
     policy: Any = ppo.pop("policy", "MlpPolicy")
     policy_kwargs = _policy_kwargs(ppo, config.rules)
     if ppo.get("features") == "afterstate":
-        from agents.afterstate import AfterstatePolicy
+        from agents.training.afterstate import AfterstatePolicy
 
         policy = AfterstatePolicy
     for key in ("features", "net_arch", "activation_fn"):
@@ -220,7 +220,7 @@ def _ppo_settings(config: TrainConfig) -> tuple[dict[str, Any], Any, dict[str, A
 
 def _check_resume(resume: str, game: str) -> None:
     """The model to go on from is of the config's game (when its sidecar says)."""
-    from agents.ppo import read_sidecar
+    from agents.players.ppo import read_sidecar
 
     sidecar = read_sidecar(resume)
     if sidecar is not None and sidecar["game"] != game:
@@ -243,14 +243,14 @@ def _envs(
     monitor.seed(config.seed)
     env: Any = monitor
     if config.shaping == "playout":
-        from agents.shaping import PlayoutShaping
+        from agents.training.shaping import PlayoutShaping
 
         env = PlayoutShaping(env, gamma=gamma)
     eval_env: Any = VecMonitor(
         SB3VecEnv(len(validation_codes), game=config.game, deal_codes=validation_codes, **env_kwargs)
     )
     if config.advice == "base_policy":
-        from agents.advice import AdviceObservation
+        from agents.training.advice import AdviceObservation
 
         env = AdviceObservation(env)
         eval_env = AdviceObservation(eval_env)
@@ -323,9 +323,9 @@ def _learn(run: _Run) -> None:
 
 
 def _pretrain(run: _Run) -> None:
-    """The warm start (:func:`agents.pretrain.run_pretrain`) within the run's ``minutes``; PPO then
+    """The warm start (:func:`agents.training.pretrain.run_pretrain`) within the run's ``minutes``; PPO then
     has what is left of them, and starts with a validation of the warm-started policy."""
-    from agents.pretrain import PretrainSettings, run_pretrain
+    from agents.training.pretrain import PretrainSettings, run_pretrain
 
     config, model, say = run.config, run.model, run.say
     settings = PretrainSettings(**dict(config.pretrain or ()))
@@ -349,7 +349,7 @@ def _save(run: _Run) -> TrainResult:
     """After the learning: a last validation, the models with their sidecars and ``metrics.json``
     (the run is then complete but for its test: resumable from here).  A stopped run raises
     :class:`TrainingInterrupted` here, after saving."""
-    from agents.train_callbacks import validate_now
+    from agents.training.callbacks import validate_now
 
     evaluation, stop = run.evaluation, run.stop
     # a last validation at the final weights (unless the last step just made one)

@@ -2,10 +2,10 @@
 
 :func:`load_train_config` reads a YAML file (with the command line's overrides) and
 :meth:`TrainConfig.from_mapping` checks every key: all the mistakes of a config in one
-:class:`~agents.config.ConfigError`, one line each.  A check that depends on another key (the env
+:class:`~agents.evaluation.config.ConfigError`, one line each.  A check that depends on another key (the env
 keywords on the game, the policy on the observation mode) is skipped while that key is wrong.
 The keys, their defaults and the decisions behind them are in ``docs/training.md``; the run
-itself is :mod:`agents.train`.
+itself is :mod:`agents.training.train`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.base import GameName
-from agents.config import (
+from agents.evaluation.config import (
     ENV_OPTIONS,
     RULE_LETTERS,
     ConfigError,
@@ -76,17 +76,17 @@ _PPO_FLOATS = ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef",
 _PPO_INTS = ("n_steps", "batch_size", "n_epochs", "torch_threads")
 _POLICIES = ("MlpPolicy", "MultiInputPolicy")
 _ACTIVATIONS = ("tanh", "relu")
-#: ``ppo.features``: what stands in front of the MLP (:mod:`agents.features`); ``none``: the observation
-#: itself; ``afterstate``: the policy scores the position each move leads to (:mod:`agents.afterstate`).
+#: ``ppo.features``: what stands in front of the MLP (:mod:`agents.training.features`); ``none``: the observation
+#: itself; ``afterstate``: the policy scores the position each move leads to (:mod:`agents.training.afterstate`).
 _FEATURES = ("none", "chain", "afterstate")
-#: ``advice``: the base policy's move appended to the observation (:mod:`agents.advice`).
+#: ``advice``: the base policy's move appended to the observation (:mod:`agents.training.advice`).
 _ADVICE = ("none", "base_policy")
-#: ``shaping``: potential-based reward shaping during training (:mod:`agents.shaping`).
+#: ``shaping``: potential-based reward shaping during training (:mod:`agents.training.shaping`).
 _SHAPING = ("none", "playout")
 _VALIDATION_KEYS = ("deals", "seed", "every")
 _TEST_KEYS = ("deals", "seed", "agents", "workers")
 #: Env keywords of the batch env a training config may set (besides the rule options of
-#: :data:`agents.config.ENV_OPTIONS`); ``wrap`` comes from ``rules``.
+#: :data:`agents.evaluation.config.ENV_OPTIONS`); ``wrap`` comes from ``rules``.
 _TRAIN_ENV_OPTIONS = ("reward", "win_bonus", "obs_mode", "illegal_action", "illegal_penalty")
 
 
@@ -361,7 +361,7 @@ def _number(value: Any) -> Any:
 
 
 def _whole(value: Any, key: str, where: str, minimum: int, default: int | None) -> Any:
-    """:func:`agents.config._int` (the evaluation config's check), after :func:`_number`."""
+    """:func:`agents.evaluation.config._int` (the evaluation config's check), after :func:`_number`."""
     return _int(_number(value), key, where, minimum=minimum, default=default)
 
 
@@ -409,8 +409,8 @@ def _aids(
 def _pretrain(
     problems: Problems, value: Any, game: GameName, env: Mapping[str, Any], fits: bool
 ) -> dict[str, Any] | None:
-    """The ``pretrain`` block (:mod:`agents.pretrain`): absent or null for none, ``{}`` for the defaults."""
-    from agents.pretrain import PRETRAIN_KEYS, PRETRAIN_LOSSES
+    """The ``pretrain`` block (:mod:`agents.training.pretrain`): absent or null for none, ``{}`` for the defaults."""
+    from agents.training.pretrain import PRETRAIN_KEYS, PRETRAIN_LOSSES
 
     if value is None:
         return None

@@ -4,11 +4,11 @@
   every ``validation.every`` env steps (each validation deal once, masked, deterministic), keeping
   the best model by mean return in ``best_model.zip`` and its history in ``evaluations.npz``;
 - :func:`validate_now`: one validation at once (the warm-started policy's, the final weights');
-- :class:`Watch`: stops the learning on a signal (:class:`~agents.train_signals.StopSignals`) or
+- :class:`Watch`: stops the learning on a signal (:class:`~agents.training.signals.StopSignals`) or
   at the time limit, keeps the tqdm bar on stderr (env steps, newest validation return) and
   records the training curve (mean episode return and length per rollout).
 
-Imports stable-baselines3 and sb3-contrib: import it after :func:`agents.config.require_rl`.
+Imports stable-baselines3 and sb3-contrib: import it after :func:`agents.evaluation.config.require_rl`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.train_signals import StopSignals
+from agents.training.signals import StopSignals
 
 __all__ = ["Watch", "validate_now", "validation_callback"]
 

@@ -3,7 +3,7 @@
 The library half of ``solitaire-env eval`` (the command line only merges flags into the
 config and prints)::
 
-    from agents.evaluation import evaluate
+    from agents.evaluation.harness import evaluate
 
     result = evaluate(game="tripeaks", deals=200, seed=0, agents=["random", "oracle"])
     print(result.table())
@@ -13,7 +13,7 @@ config and prints)::
   (:func:`solitaire_env.common.deals.draw_codes`); every agent plays every code.
 - Each episode drives the env: ``gym.make`` with the config's keywords, ``reset`` with the deal
   code, then ``step(decide(agent, env.unwrapped.game, env.unwrapped.actions))`` until the
-  episode is terminated or truncated (:mod:`agents.backends`).
+  episode is terminated or truncated (:mod:`agents.evaluation.backends`).
 - Per agent: win rate with its 95% Wilson interval, mean score, cards cleared (TriPeaks) or
   founded (Forty Thieves), longest chain, moves and seconds per game
   (:meth:`EvalResult.summary`).
@@ -40,7 +40,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.backends import (
+from agents.evaluation.backends import (
     DealWorker,
     EpisodeResult,
     WorkerSetup,
@@ -50,8 +50,8 @@ from agents.backends import (
     run_local,
     run_ray,
 )
-from agents.config import AgentSpec, ConfigError, EvalConfig
-from agents.records import PROGRESS_KEY, episode_record, write_record
+from agents.evaluation.config import AgentSpec, ConfigError, EvalConfig
+from agents.evaluation.records import PROGRESS_KEY, episode_record, write_record
 from solitaire_env import __version__
 from solitaire_env.common.deals import draw_codes
 from solitaire_env.common.numba_cache import numba_cold
@@ -434,7 +434,10 @@ def check_outputs(config: EvalConfig) -> None:
 #: the functions it calls from Python.  :func:`numba_cold_agents` looks them up in numba's
 #: on-disk cache (``solitaire-env eval`` then says, on stderr, that the first games will compile).
 NUMBA_KERNELS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
-    ("rollout", "tripeaks"): ("agents._playout", ("fill_columns", "position_plans", "sample_counts", "sample_two")),
+    ("rollout", "tripeaks"): (
+        "agents.players.playouts",
+        ("fill_columns", "position_plans", "sample_counts", "sample_two"),
+    ),
     ("pimc", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
     ("oracle", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
 }

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent, GameName, decide, env_output
-from agents.config import AgentSpec
+from agents.evaluation.config import AgentSpec
 
 __all__ = ["DealWorker", "EpisodeResult", "WorkerSetup", "agent_seed", "chunks", "run_local", "run_ray"]
 

@@ -16,7 +16,7 @@ fair); they are part of the policy (SB3 saves the class and its ``wrap`` with th
 
 Use: ``MaskablePPO("MlpPolicy", env, policy_kwargs={"features_extractor_class":
 TriPeaksChainFeatures, "features_extractor_kwargs": {"wrap": True}})``, or in a training config
-``ppo: {features: chain}`` (:mod:`agents.train`).
+``ppo: {features: chain}`` (:mod:`agents.training.train`).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def rank_relations(
 class TriPeaksChainFeatures(BaseFeaturesExtractor):
     """The flat TriPeaks observation followed by ``playable`` (28) and ``linked`` (378); see the module docstring.
 
-    An observation longer than the flat one (the flat one followed by :mod:`agents.advice`'s
+    An observation longer than the flat one (the flat one followed by :mod:`agents.training.advice`'s
     one-hot) is passed on whole, the features appended after it."""
 
     def __init__(self, observation_space: spaces.Box, wrap: bool = True) -> None:

@@ -17,9 +17,9 @@ The afterstate of a move, from the flat observation (``docs/observations.md``):
   places hold the shares of the unseen cards: a distribution, not a card), one card less in the
   stock, the chain is broken; a flag says "drawn".
 
-Each afterstate is followed by the rank relations of :mod:`agents.features` (which face-up
+Each afterstate is followed by the rank relations of :mod:`agents.training.features` (which face-up
 cards would fit the new waste top, which pairs can follow each other) and, when the model takes
-advice (:mod:`agents.advice`), a flag "this is the base policy's move". Only the moves that can
+advice (:mod:`agents.training.advice`), a flag "this is the base policy's move". Only the moves that can
 be legal (face-up uncovered cards one rank from the waste top, K and A adjacent whatever the
 rules, or any with a joker or an empty waste; the draw while the stock lasts) are scored; the
 others get logit 0 and are masked anyway.
@@ -29,7 +29,7 @@ The critic reads the observation with the rank relations (as ``features: chain``
 moves' scores, through its own MLP.
 
 Use: ``MaskablePPO(AfterstatePolicy, env, policy_kwargs={"features_extractor_kwargs": {"wrap":
-True}})``, or in a training config ``ppo: {features: afterstate}`` (:mod:`agents.train`), where
+True}})``, or in a training config ``ppo: {features: afterstate}`` (:mod:`agents.training.train`), where
 ``net_arch`` is the scorer's layers and the critic's.
 """
 
@@ -44,7 +44,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from agents.features import (
+from agents.training.features import (
     SLOT_FACE_DOWN,
     SLOT_RANK,
     SLOT_REMOVED,

@@ -66,7 +66,7 @@ def episode_record(
     eval_seed: int | None = None,
     label: str = "",
 ) -> dict[str, Any]:
-    """The record of an :class:`~agents.backends.EpisodeResult` played with its actions kept.
+    """The record of an :class:`~agents.evaluation.backends.EpisodeResult` played with its actions kept.
 
     ``agent`` is the spec as a mapping (``{"name": "rollout", "samples": 200}``).
     """

@@ -5,7 +5,7 @@
   deterministic masked policy (the warm start's checks, the test's ``batch_check``);
 - :func:`validation_rows`: the rows of ``metrics.json``'s ``validation`` from sb3-contrib's
   ``MaskableEvalCallback``;
-- :func:`run_test`: the test through the evaluation harness (:func:`agents.evaluation.evaluate`):
+- :func:`run_test`: the test through the evaluation harness (:func:`agents.evaluation.harness.evaluate`):
   the ``ppo`` agent on the best model next to the comparison agents, paired tests, and
   :func:`progress_comparison` (cards cleared or founded per game, paired sign tests).
 """
@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from agents.base import GameName
-from agents.config import AgentSpec, EvalConfig
-from agents.train_config import TrainConfig
+from agents.evaluation.config import AgentSpec, EvalConfig
+from agents.training.config import TrainConfig
 
 __all__ = ["deal_sets", "evaluate_model", "progress_comparison", "run_test", "takes_advice", "validation_rows"]
 
@@ -45,7 +45,7 @@ def evaluate_model(
     Returns per-deal arrays (in the order of ``codes``): ``won``, ``progress`` (cards cleared,
     TriPeaks; cards founded, Forty Thieves), ``score`` and ``reward`` (the episode's return).
     The same policy and observations as the ``ppo`` agent, so the two give the same games (a
-    model whose observations hold the advice, :mod:`agents.advice`, gets it here too).
+    model whose observations hold the advice, :mod:`agents.training.advice`, gets it here too).
     """
     from solitaire_env.sb3 import SB3VecEnv
 
@@ -56,7 +56,7 @@ def evaluate_model(
     inner = SB3VecEnv(n, game=game, deal_codes=list(codes), **kwargs)
     env: Any = inner
     if takes_advice(model, game):
-        from agents.advice import AdviceObservation
+        from agents.training.advice import AdviceObservation
 
         env = AdviceObservation(inner)
     progress_key = "cleared" if game == "tripeaks" else "founded"
@@ -111,7 +111,7 @@ def run_test(config: TrainConfig, best_path: Path, test_codes: Sequence[str], sa
     the same deals in the batch env, a check of the harness's games (``batch_check``)."""
     from sb3_contrib import MaskablePPO
 
-    from agents.evaluation import evaluate
+    from agents.evaluation.harness import evaluate
 
     ppo_spec = AgentSpec("ppo", (("model", str(best_path)),))
     eval_config = EvalConfig.from_mapping(
@@ -158,7 +158,7 @@ def progress_comparison(episodes: Mapping[str, Sequence[Any]], subject: str) -> 
     intervals, and of ``subject`` against each other agent on the same deals: the mean paired
     difference with its interval and an exact sign test (deals where one made more progress than
     the other; ties dropped), the counterpart for progress of the McNemar test on wins."""
-    from agents.evaluation import mcnemar_exact
+    from agents.evaluation.harness import mcnemar_exact
 
     mine = np.array([e.progress for e in episodes[subject]], dtype=np.float64)
     out: dict[str, Any] = {"per_agent": {}, "paired": {}}

@@ -2,8 +2,8 @@
 
 A multilayer perceptron on the flat observation does not search: it cannot see which chain of
 known cards is longest, which removal turns the most cards up, or how many unseen cards can
-still follow. The ``rollout`` agent's base policy (:func:`agents._playout.policy_move`, weights
-:data:`agents.rollout.DEFAULT_POLICY`) searches those chains and counts those cards (its win
+still follow. The ``rollout`` agent's base policy (:func:`agents.players.playouts.policy_move`, weights
+:data:`agents.players.rollout.DEFAULT_POLICY`) searches those chains and counts those cards (its win
 rate alone: docs/agents_rollout.md). With advice, the policy's observation is the flat
 observation followed by a one-hot of the base policy's move in this position (29 values: the 28
 slots and the draw; all zero when no move is legal), and what the policy learns is when to
@@ -14,9 +14,9 @@ once the slot has been seen, and counts the unseen cards by rank. It is computed
 ``tests/test_advice.py`` checks give the same move on thousands of positions:
 
 - :func:`public_advice` from a :class:`~agents.base.PublicState` (what the ``ppo`` agent does at
-  play time: it never has the hidden cards), through :func:`agents.rollout.tripeaks_position`;
+  play time: it never has the hidden cards), through :func:`agents.players.rollout.tripeaks_position`;
 - :func:`batch_advice` from a TriPeaks batch env's public view (``batch.view()``), for training: it hands the
-  kernel the ranks of the seen slots only (``-1`` elsewhere; :func:`agents.move_values.public_inputs`),
+  kernel the ranks of the seen slots only (``-1`` elsewhere; :func:`agents.training.move_values.public_inputs`),
   the same inputs.
 
 :class:`AdviceObservation` is an SB3 ``VecEnvWrapper`` that appends the advice to a TriPeaks
@@ -34,8 +34,8 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents import _playout as P
 from agents.base import PublicState
-from agents.move_values import draws_when_stuck, input_buffers, public_inputs
-from agents.rollout import DEFAULT_POLICY, tripeaks_position
+from agents.players.rollout import DEFAULT_POLICY, tripeaks_position
+from agents.training.move_values import draws_when_stuck, input_buffers, public_inputs
 from solitaire_env.tripeaks.game import NUM_ACTIONS
 from solitaire_env.tripeaks.observe import FLAT_SIZE
 from solitaire_env.tripeaks.rules import ALL_SLOTS

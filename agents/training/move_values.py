@@ -3,17 +3,17 @@
 All three read a TriPeaks batch env (:class:`~solitaire_env.tripeaks.batch.TriPeaksVectorEnv`)
 through its read-only public view (``batch.view()``, a
 :class:`~solitaire_env.tripeaks.batch.TriPeaksBatchView` the numba functions take as ``v``)
-and play the base policy (:mod:`agents._playout`, weights :data:`agents.rollout.DEFAULT_POLICY`)
+and play the base policy (:mod:`agents.players.playouts`, weights :data:`agents.players.rollout.DEFAULT_POLICY`)
 to the end of the game; a value counts the cards cleared from the position on, plus
 ``win_bonus`` when the board is cleared (the units of the env's ``progress`` reward):
 
 - :func:`potentials`: ``Phi(s)``, the base policy's playout from each position **on the true
-  deal** (0 for a cleared board): the potential of :class:`agents.shaping.PlayoutShaping`;
+  deal** (0 for a cleared board): the potential of :class:`agents.training.shaping.PlayoutShaping`;
 - :func:`action_values`: for every legal move, the move then the base policy, **on the true
   deal** (one sample of what the player does not know);
 - :func:`sampled_action_values`: the same averaged over fillings of the places the player has
   not seen, drawn fairly from the unseen cards: what the ``rollout`` agent estimates, and the
-  target of the warm start (:mod:`agents.pretrain`). It reads no hidden card:
+  target of the warm start (:mod:`agents.training.pretrain`). It reads no hidden card:
   ``tests/test_move_values.py`` checks it equals the rollout agent's kernel run on the public
   state's inputs.
 
@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from agents import _playout as P
-from agents.rollout import DEFAULT_POLICY
+from agents.players.rollout import DEFAULT_POLICY
 from solitaire_env.common.cards import JOKER
 from solitaire_env.tripeaks.game import NUM_ACTIONS
 from solitaire_env.tripeaks.rules import ALL_SLOTS, MAX_STOCK, NUM_SLOTS
@@ -45,7 +45,7 @@ FILL_WIDTH = 56
 def fill_width(jokers: int) -> int:
     """The uniform numbers per filling of :func:`sampled_action_values` (one row for any position):
     the shuffle of the unseen ranks (at most 18 face-down slots and 24 stock cards) and, with
-    jokers, one more per unseen stock place (where the jokers go, :func:`agents._playout.fill_sample`)."""
+    jokers, one more per unseen stock place (where the jokers go, :func:`agents.players.playouts.fill_sample`)."""
     return FILL_WIDTH + (MAX_STOCK if jokers else 0)
 
 
@@ -76,7 +76,7 @@ def input_buffers(v):  # pragma: no cover - numba
 @njit(cache=True, nogil=True)
 def public_inputs(i, v, when_stuck, buffers):  # pragma: no cover - numba
     """Game ``i`` of the batch env's view ``v`` as its player knows it: an
-    :class:`agents._playout.Position` on the arrays of ``buffers`` (:func:`input_buffers`):
+    :class:`agents.players.playouts.Position` on the arrays of ``buffers`` (:func:`input_buffers`):
     ``layout`` (slot ranks, -1 never seen), ``stock`` (-1 not drawn yet; 0 a joker), ``ranks``
     (the unseen non-joker ranks) and ``unseen`` (unseen cards by rank, 0 = jokers)."""
     layout, stock_rank, unseen, ranks = buffers

@@ -18,7 +18,7 @@ renaming. :func:`observation_index` gives that permutation as a gather index (``
 old[index]``), :func:`action_index` the moves' (the draw stays), and :func:`augment` applies a
 random one of the 48 to each row of a batch (observations, legal masks, move values).
 
-One caveat, for the base policy of the ``rollout`` agent (the advice of ``agents/advice.py``, and
+One caveat, for the base policy of the ``rollout`` agent (the advice of ``agents/training/advice.py``, and
 the playouts behind the move values the warm start fits): it reads ranks only, so a renaming of
 the suits changes nothing for it; but where it breaks a tie between moves it rates the same, or
 cuts its search of chains short, it goes in slot order, which the mirror reverses. So in a

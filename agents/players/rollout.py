@@ -8,7 +8,7 @@ cards cleared, then removals before the draw, then the lower action).  Its choic
 the public state only, so permuting the unseen cards never changes it.
 
 TriPeaks (:class:`TriPeaksRollout`): the playouts run in numba on ranks only
-(:mod:`agents._playout`), from inputs built straight from the public state (no
+(:mod:`agents.players.playouts`), from inputs built straight from the public state (no
 :meth:`~agents.base.PublicState.determinize`, which replays the game: far too slow per sample).
 The base policy reads only what is face up in the playout: it draws when no removal is legal and
 otherwise picks the removal whose chain of known cards scores best (face-down cards turned up
@@ -53,7 +53,7 @@ from solitaire_env.hints import (
 )
 
 if TYPE_CHECKING:
-    from agents._playout import Position
+    from agents.players.playouts import Position
 
 __all__ = ["DEFAULT_POLICY", "FortyThievesRollout", "TriPeaksRollout", "tripeaks_inputs", "tripeaks_position"]
 
@@ -82,8 +82,8 @@ def _rank(card: int | None) -> int:
 
 def tripeaks_position(state: PublicState) -> Position:
     """The kernel inputs of a TriPeaks public state, ranks only, -1 where never seen: an
-    :class:`agents._playout.Position` (its fields say what they hold)."""
-    from agents._playout import Position  # numba: imported with the kernels, not with the package
+    :class:`agents.players.playouts.Position` (its fields say what they hold)."""
+    from agents.players.playouts import Position  # numba: imported with the kernels, not with the package
 
     k = state.knowledge
     if not isinstance(k, TriPeaksKnowledge):
@@ -120,11 +120,11 @@ class TriPeaksRollout(Agent):
     - ``depth``: 1 scores each legal move; 2 also tries every move after it, chosen from what
       the first one turned up (:meth:`evaluate_two`; about 2.5 times the time).
     - ``plans``: 0 scores single moves; ``n`` > 0 scores up to ``n`` plans of known-card
-      removals that end in a draw or a reveal (:func:`agents._playout.plan_paths`), searched
+      removals that end in a draw or a reveal (:func:`agents.players.playouts.plan_paths`), searched
       within ``nodes`` positions.
     - ``clear_weight``: > 0 ranks the candidates by ``wins + clear_weight * cleared / 28``
       (sums over the samples) before the other tie-breaks (default 0: wins first).
-    - other keywords: the base policy's weights (:func:`agents._playout.policy_params`;
+    - other keywords: the base policy's weights (:func:`agents.players.playouts.policy_params`;
       defaults :data:`DEFAULT_POLICY`), among them ``eps``, the per mille of the playouts'
       removals played at random (not with ``depth=2``).
     """

@@ -12,8 +12,8 @@ What travels together travels as one value:
 - :class:`Position`: a position as its player knows it (ranks of the places seen, -1 for the
   others, the unseen cards, the rules); the kernels the callers use take one
   (:func:`sample_counts`, :func:`sample_two`, :func:`position_move`, :func:`position_plans`);
-  ``agents.rollout.tripeaks_position`` builds it from a public state and
-  ``agents.move_values.public_inputs`` from a batch env's view;
+  ``agents.players.rollout.tripeaks_position`` builds it from a public state and
+  ``agents.training.move_values.public_inputs`` from a batch env's view;
 - :class:`Kit`: what a playout reads besides its position: a filled deal (the ranks of every
   slot and stock card, and their accept masks), the rules, the policy parameters, the noise, the
   record and the chain search's scratch stack (:func:`new_kit`, :func:`blank_kit`);

@@ -11,7 +11,7 @@ One round:
    excluded), played by the current policy (its most probable legal move; with probability
    ``epsilon`` a uniformly random legal move instead, so that the positions are not only the
    policy's own). In every position with more than one legal move, the values of all the legal
-   moves are estimated like the rollout agent does (:func:`agents.move_values.sampled_action_values`:
+   moves are estimated like the rollout agent does (:func:`agents.training.move_values.sampled_action_values`:
    ``samples`` fillings of the unseen places, each move followed by the base policy; value = cards
    cleared + ``win_bonus`` on a win), in ``threads`` threads. Nothing hidden goes in: the
    fillings are drawn from what the player has not seen (tests/test_move_values.py checks the
@@ -33,7 +33,7 @@ the weights is kept as well (torch's ``AveragedModel``) and checked next to them
 the best check of either is what the warm start ends with.
 
 With ``symmetry: true``, each position of a fit batch is taken under a random one of the 48
-symmetries of TriPeaks (the suits renamed, the layout mirrored: :mod:`agents.symmetry`), its
+symmetries of TriPeaks (the suits renamed, the layout mirrored: :mod:`agents.training.symmetry`), its
 legal moves and values renumbered with it: the same positions, seen 48 ways, at no cost in labels.
 
 The learning rate is ``learning_rate`` throughout, or, with ``final_learning_rate``, goes down in
@@ -153,9 +153,9 @@ def run_pretrain(
     import torch
     from stable_baselines3.common.utils import update_learning_rate
 
-    from agents import symmetry
-    from agents.afterstate import TriPeaksAfterstateFeatures
-    from agents.move_values import sampled_action_values
+    from agents.training import symmetry
+    from agents.training.afterstate import TriPeaksAfterstateFeatures
+    from agents.training.move_values import sampled_action_values
 
     policy = model.policy
     win_bonus = float(inner.env.win_bonus)  # the value of a win, in the reward's units

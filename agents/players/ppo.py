@@ -38,7 +38,7 @@ does: for ``runs/tp.zip`` it is ``runs/tp.json`` (``runs/tp.zip.json`` is read t
 
     {"game": "tripeaks", "env_kwargs": {"obs_mode": "flat", "reward": "score"}}
 
-and, for a model trained with advice (:mod:`agents.advice`), ``"advice": "base_policy"``: the
+and, for a model trained with advice (:mod:`agents.training.advice`), ``"advice": "base_policy"``: the
 agent appends the base policy's move, computed from the public state, to the observation.
 
 ``game``: ``"tripeaks"`` or ``"fortythieves"`` (the agent refuses a model of the other game);
@@ -52,7 +52,7 @@ Options: ``model`` (the path, required), ``obs_mode``, ``env_kwargs``, ``determi
 generator seeded from the agent's seed and the public information, so the choice is still
 reproducible), ``device`` (default ``"cpu"``), ``torch_threads`` (default 1, see above),
 ``advice`` (``"base_policy"``: the model's observation ends with the base policy's move,
-:mod:`agents.advice`; default: what the sidecar says).
+:mod:`agents.training.advice`; default: what the sidecar says).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ from solitaire_env.games import ENV_IDS  # the registered env of each game (re-e
 
 __all__ = ["ENV_IDS", "PpoAgent", "read_sidecar", "sidecar_path", "write_sidecar"]
 
-#: What the ``advice`` of a sidecar may name (:mod:`agents.advice`).
+#: What the ``advice`` of a sidecar may name (:mod:`agents.training.advice`).
 ADVICE = ("base_policy",)
 
 
@@ -90,7 +90,7 @@ def write_sidecar(
     model: str | Path, game: GameName, env_kwargs: dict[str, Any] | None = None, advice: str | None = None
 ) -> Path:
     """Write the sidecar of a model saved at ``model``; returns its path.  ``advice``:
-    ``"base_policy"`` when the model's observations end with :mod:`agents.advice`'s one-hot."""
+    ``"base_policy"`` when the model's observations end with :mod:`agents.training.advice`'s one-hot."""
     if game not in ENV_IDS:
         raise ValueError(f"unknown game {game!r}; want 'tripeaks' or 'fortythieves'")
     if advice not in (None, *ADVICE):
@@ -183,7 +183,7 @@ class PpoAgent(Agent):
             raise ValueError(f"unknown advice {advice!r}; want one of {', '.join(ADVICE)}")
         if advice in ADVICE and game != "tripeaks":
             raise ValueError(f"advice {advice!r} is for TriPeaks models")
-        #: ``"base_policy"``: the observation ends with the base policy's move (:mod:`agents.advice`).
+        #: ``"base_policy"``: the observation ends with the base policy's move (:mod:`agents.training.advice`).
         self.advice = None if advice in (None, "none") else str(advice)
         kwargs.update(env_kwargs or {})
         if obs_mode is not None:
@@ -195,7 +195,7 @@ class PpoAgent(Agent):
         self.model_path = path
         self.env_kwargs = kwargs
         self.deterministic = bool(deterministic)
-        from agents.config import require_rl
+        from agents.evaluation.config import require_rl
 
         require_rl("the ppo agent")  # one line naming the pip command when the extra is missing
         import torch
@@ -225,7 +225,7 @@ class PpoAgent(Agent):
         env.close()
         want = self.observer.space
         if self.advice is not None:
-            from agents.advice import ADVICE_SIZE
+            from agents.training.advice import ADVICE_SIZE
 
             if not isinstance(want, spaces.Box) or len(want.shape) != 1:
                 raise ValueError(f"advice needs flat observations, but env kwargs {kwargs} give {want}")
@@ -241,7 +241,7 @@ class PpoAgent(Agent):
         the base policy's move when the model takes advice (computed from the public state)."""
         obs = self.observer.encode(state.with_unseen(list(state.unseen)))
         if self.advice is not None:
-            from agents.advice import public_advice, with_advice
+            from agents.training.advice import public_advice, with_advice
 
             return with_advice(obs, public_advice(state))
         return obs

@@ -4,7 +4,7 @@
 - :func:`model_paths`: ``model.zip`` (the last weights) and ``best_model.zip`` (the best
   validation's, written by sb3-contrib's ``MaskableEvalCallback``) in the out folder;
 - :func:`save_models`: both models saved, each with the sidecar JSON the ``ppo`` agent reads
-  (:func:`agents.ppo.write_sidecar`), and the names of every file of the run;
+  (:func:`agents.players.ppo.write_sidecar`), and the names of every file of the run;
 - :func:`write_metrics`: ``metrics.json``, written whole (never half a file);
 - :func:`plot_curve`: ``learning_curve.png`` (needs matplotlib; skipped without it).
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.train_config import TrainConfig
+from agents.training.config import TrainConfig
 
 __all__ = ["TrainResult", "model_paths", "plot_curve", "save_models", "write_metrics"]
 
@@ -41,7 +41,7 @@ def save_models(model: Any, config: TrainConfig, stopped: Callable[[], bool]) ->
     """Save ``model.zip`` and its sidecar, the sidecar of ``best_model.zip`` (first the last
     weights as the best model if no validation saved one, unless the run was ``stopped``), and
     return the run's files by name (what ``metrics.json`` lists under ``files``)."""
-    from agents.ppo import write_sidecar
+    from agents.players.ppo import write_sidecar
 
     out = Path(config.out)
     model_path, best_path = model_paths(out)
