@@ -1,4 +1,4 @@
-"""Which deals the batch envs deal: ``exclude_codes`` (both games, also through ``make_vec`` and
+"""Which deals the batch envs deal: ``exclude_codes`` (every game, also through ``make_vec`` and
 ``SB3VecEnv``), ``SB3VecEnv(deal_codes=...)`` for fixed evaluation deals, and ``is_success``."""
 
 from __future__ import annotations
@@ -12,17 +12,19 @@ from conftest import ft_example_win
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.common.deals import DealCodeError, parse_deal_code
-from solitaire_env.fortythieves import batch as vector_ft
 from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
+from solitaire_env.games import GAME_NAMES, GAMES, game_spec
 from solitaire_env.solvability import draw_codes, solve_code
-from solitaire_env.tripeaks import batch as vector_tp
 from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
 
-#: Each game's batch env, registered id, seed block and a code of the other game.
-GAMES = {
-    "tripeaks": (TriPeaksVectorEnv, "solitaire_env/TriPeaks-v0", vector_tp.SEED_BLOCK, "FT1-N-AAAAAAB"),
-    "fortythieves": (FortyThievesVectorEnv, "solitaire_env/FortyThieves-v0", vector_ft.SEED_BLOCK, "TP1-E-AAAAAAB"),
-}
+
+def batch_env(game: str) -> tuple[Any, str, int, str]:
+    """A game's batch env class, registered id, seed block and a deal code of another game."""
+    spec = game_spec(game)
+    env_class = spec.batch_class
+    other = GAMES[(GAMES.index(spec) + 1) % len(GAMES)]
+    assert other is not spec, "a code of another game needs a second game"
+    return env_class, spec.env_id, env_class._seed_block, f"{other.code}1-{other.default_rule}-AAAAAAB"
 
 
 def dealt_codes(env: Any, episodes: int, seed: int | None = 0) -> list[list[str]]:
@@ -38,9 +40,9 @@ def dealt_codes(env: Any, episodes: int, seed: int | None = 0) -> list[list[str]
     return codes
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_excluded_codes_are_skipped_and_the_rest_keep_their_order(game: str) -> None:
-    env_class, _, block, _ = GAMES[game]
+    env_class, _, block, _ = batch_env(game)
     kwargs = {"max_episode_steps": 1, "autoreset_mode": "same_step"}
     episodes = block + 60  # across a refill of the seed block
     seen = dealt_codes(env_class(3, **kwargs), episodes + episodes // 2)
@@ -59,9 +61,9 @@ def test_excluded_codes_are_skipped_and_the_rest_keep_their_order(game: str) -> 
     assert dealt_codes(env, 20) == [g[:20] for g in got]
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_nothing_changes_without_exclusions(game: str) -> None:
-    env_class, env_id, _, _ = GAMES[game]
+    env_class, env_id, _, _ = batch_env(game)
     kwargs = {"max_episode_steps": 1, "autoreset_mode": "same_step"}
     seen = dealt_codes(env_class(2, **kwargs), 30, seed=4)
     for exclude in (None, [], ()):
@@ -87,9 +89,9 @@ def test_injected_deals_are_played_even_if_excluded() -> None:
     assert list(info["deal_code"]) == ["FT1-N-ABCDEFG"]
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_bad_exclusions_raise(game: str) -> None:
-    env_class, _, _, other_game = GAMES[game]
+    env_class, _, _, other_game = batch_env(game)
     with pytest.raises(DealCodeError, match="is for game"):
         env_class(2, exclude_codes=[other_game])
     with pytest.raises(DealCodeError, match="three parts"):

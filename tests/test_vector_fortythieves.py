@@ -1,10 +1,12 @@
-"""The numba batch Forty Thieves env against N single envs (SyncVectorEnv over gym.make).
+"""What only the numba batch Forty Thieves env has: a whole winning line against the single
+envs, its deal kernel and code names, the repetition rule's default, batch episodes replayed in
+the single env, injected deals, its input checks, ``illegal_action="raise"`` and MaskablePPO
+training on it.
 
-The differential tests step both with the same seeds and the same random actions (mostly
-legal, some illegal) and require identical observations, rewards, terminations,
-truncations and infos (final observations and final infos included) for the rule option,
-scorings, rewards, observation modes, illegal-action policies, the repetition rule and the
-step limit, in both autoreset modes.
+The batch env against N single envs (the differential runs over the rule option, scorings,
+rewards, observation modes, illegal-action policies, the repetition rule, the step limit and
+both autoreset modes), ``make_vec``'s default, unseeded resets and ``copy=False`` are tested for
+every game in ``tests/generic/test_batch_equals_single.py``.
 """
 
 from __future__ import annotations
@@ -15,140 +17,26 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from conftest import FT_DRAW, FT_MOVE_DEAL, ft_example_win
-from vector_helpers import assert_same
+from vector_helpers import assert_same, make_pair, step_both
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env import FORTYTHIEVES_MAX_STEPS
 from solitaire_env.common.deals import DealCodeError, DealStringError, encode_seed
 from solitaire_env.common.env import IllegalActionError
-from solitaire_env.fortythieves import batch as vector_ft
 from solitaire_env.fortythieves import batch_kernels as K
 from solitaire_env.fortythieves.batch import FortyThievesVectorEnv, code_names
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.rules import FortyThievesScoring
+from solitaire_env.games import FORTYTHIEVES
 
 ENV_ID = "solitaire_env/FortyThieves-v0"
 EXAMPLE_DEAL, EXAMPLE_LINE = ft_example_win()
 
 
-def make_pair(num_envs: int, **kwargs: Any) -> tuple[FortyThievesVectorEnv, gym.vector.SyncVectorEnv]:
-    """The batch env (through make_vec) and SyncVectorEnv over gym.make single envs, same options."""
-    batch = gym.make_vec(ENV_ID, num_envs=num_envs, **kwargs)
-    assert isinstance(batch, FortyThievesVectorEnv)
-    autoreset = kwargs.get("autoreset_mode", "next_step")
-    single_kwargs = {k: v for k, v in kwargs.items() if k not in ("autoreset_mode", "max_episode_steps")}
-    max_steps = kwargs.get("max_episode_steps", FORTYTHIEVES_MAX_STEPS)
-    mode = gym.vector.AutoresetMode.SAME_STEP if autoreset == "same_step" else gym.vector.AutoresetMode.NEXT_STEP
-    sync = gym.vector.SyncVectorEnv(
-        [lambda: gym.make(ENV_ID, max_episode_steps=max_steps, **single_kwargs) for _ in range(num_envs)],
-        autoreset_mode=mode,
-    )
-    return batch, sync
-
-
-def step_both(batch: Any, sync: Any, actions: np.ndarray, where: str) -> tuple[Any, ...]:
-    out_b, out_s = batch.step(actions), sync.step(actions)
-    for part, x, y in zip(("obs", "reward", "terminated", "truncated", "info"), out_b, out_s):
-        assert_same(x, y, f"{where} {part}")
-    assert_same(batch.action_masks(), np.stack([e.unwrapped.action_masks() for e in sync.envs]), f"{where} masks")
-    return out_s
-
-
-class Tally:
-    """Episodes ended, by how."""
-
-    def __init__(self) -> None:
-        self.episodes = self.repetitions = self.limits = self.illegal = 0
-
-    def add(self, out: tuple[Any, ...]) -> None:
-        _, _, terminated, truncated, info = out
-        self.episodes += int(np.sum(terminated | truncated))
-        final = info.get("final_info", info)  # same_step: the infos of the episodes that ended
-        cut = final.get("_truncated_reason", np.zeros(len(truncated), dtype=bool))
-        self.repetitions += int(np.sum(cut & truncated))
-        self.limits += int(np.sum(truncated & ~cut))
-        self.illegal += int(np.sum(info.get("_illegal_reason", 0)))
-        if final is not info:
-            self.illegal += int(np.sum(final.get("_illegal_reason", 0)))
-
-
-def run_differential(num_envs: int, steps: int, seed: int, illegal_rate: float = 0.05, **kwargs: Any) -> Tally:
-    """Step the batch env and SyncVectorEnv side by side; returns what ended how."""
-    batch, sync = make_pair(num_envs, **kwargs)
-    out_b, out_s = batch.reset(seed=seed), sync.reset(seed=seed)
-    assert_same(out_b, out_s, "reset")
-    rng = np.random.default_rng(seed)
-    info = out_s[1]
-    tally = Tally()
-    for t in range(steps):
-        masks = info["action_mask"]
-        actions = np.array(
-            [
-                rng.integers(0, K.NUM_ACTIONS)
-                if rng.random() < illegal_rate or not row.any()
-                else rng.choice(np.flatnonzero(row))
-                for row in masks
-            ],
-            dtype=np.int64,
-        )
-        out = step_both(batch, sync, actions, f"step {t}")
-        info = out[4]
-        tally.add(out)
-    if vector_ft.REPEAT_TABLE_START < 64:
-        assert batch._rep_keys.shape[1] >= 8 * vector_ft.REPEAT_TABLE_START  # the tables grew (and were rehashed)
-    batch.close()
-    sync.close()
-    return tally
-
-
-CUSTOM = FortyThievesScoring(
-    name="custom",
-    start=40,
-    floor=None,
-    to_foundation=7,
-    waste_to_column=-2,
-    foundation_to_column=-9,
-    column_to_column=1,
-    draw=-1,
-)
-CONFIGS: list[dict[str, Any]] = [
-    {},
-    {"foundation_return": False, "reward": "progress", "autoreset_mode": "same_step"},
-    {"obs_mode": "dict", "reward": "win", "max_repeats": 2},
-    {"obs_mode": "oracle", "autoreset_mode": "same_step", "illegal_action": "terminate"},
-    {"obs_mode": "oracle_dict", "autoreset_mode": "same_step", "max_repeats": None, "max_episode_steps": 90},
-    {"max_repeats": 6, "max_episode_steps": 150, "illegal_penalty": -2.5, "foundation_return": False},
-    {"scoring": CUSTOM, "autoreset_mode": "same_step", "max_episode_steps": 70, "obs_mode": "dict"},
-    {"scoring": FortyThievesScoring(start=3, floor=1, draw=-2), "reward": "progress", "win_bonus": 3.0},
-]
-IDS = [",".join(f"{k}={'custom' if k == 'scoring' else v}" for k, v in c.items()) or "default" for c in CONFIGS]
-
-
-@pytest.mark.parametrize("kwargs", CONFIGS, ids=IDS)
-def test_batch_env_equals_single_envs(kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    if kwargs.get("max_repeats") == 6:  # small repetition tables, to grow them many times
-        monkeypatch.setattr(vector_ft, "REPEAT_TABLE_START", 2)
-    tally = run_differential(16, 800, seed=11 + CONFIGS.index(kwargs), **kwargs)
-    assert tally.episodes >= 90 and tally.illegal >= 500, vars(tally)
-    if kwargs.get("max_repeats", 3) is not None:
-        assert tally.repetitions >= 25, vars(tally)
-    if "max_episode_steps" in kwargs:
-        assert tally.limits >= 15, vars(tally)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("kwargs", CONFIGS, ids=IDS)
-def test_batch_env_equals_single_envs_long(kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    if kwargs.get("max_repeats") == 6:
-        monkeypatch.setattr(vector_ft, "REPEAT_TABLE_START", 2)
-    tally = run_differential(48, 3000, seed=5 + CONFIGS.index(kwargs), illegal_rate=0.1, **kwargs)
-    assert tally.episodes >= 1000, vars(tally)
-
-
 @pytest.mark.parametrize("autoreset_mode", ["next_step", "same_step"])
 def test_a_win_is_the_same(autoreset_mode: str) -> None:
     """Seed 004's 197-move winning line (envs 0 and 1), random play (env 2), then random deals."""
-    batch, sync = make_pair(3, reward="progress", win_bonus=5.0, autoreset_mode=autoreset_mode)
+    batch, sync = make_pair(FORTYTHIEVES, 3, reward="progress", win_bonus=5.0, autoreset_mode=autoreset_mode)
     options = {"deal": str(EXAMPLE_DEAL)}
     assert_same(batch.reset(seed=2, options=options), sync.reset(seed=2, options=options), "reset")
     rng = np.random.default_rng(0)
@@ -167,17 +55,6 @@ def test_a_win_is_the_same(autoreset_mode: str) -> None:
     assert wins == 2
 
 
-def test_reset_without_seed_goes_on_with_each_envs_generator() -> None:
-    batch, sync = make_pair(3, max_episode_steps=5)
-    assert_same(batch.reset(seed=7), sync.reset(seed=7), "reset")
-    for t in range(12):
-        step_both(batch, sync, np.full(3, FT_DRAW), f"step {t}")
-    assert_same(batch.reset(), sync.reset(), "reset without a seed")
-    assert_same(batch.reset(seed=[None, 4, None]), sync.reset(seed=[None, 4, None]), "reset with some seeds")
-    for t in range(6):
-        step_both(batch, sync, np.full(3, FT_DRAW), f"step {t}")
-
-
 def test_deal_kernel_matches_from_seed() -> None:
     deck = np.zeros(K.DECK_SIZE, dtype=np.int8)
     state = np.zeros(1, dtype=np.uint64)
@@ -193,17 +70,10 @@ def test_code_names_match_deal_codes() -> None:
     assert list(code_names(seeds)) == [f"FT1-N-{encode_seed(int(s))}" for s in seeds]
 
 
-def test_make_vec_default_is_the_batch_env_and_sync_still_available() -> None:
+def test_make_vec_default_has_the_repetition_rule() -> None:
     env = gym.make_vec(ENV_ID, num_envs=4)
     assert isinstance(env, FortyThievesVectorEnv)
     assert env.max_episode_steps == FORTYTHIEVES_MAX_STEPS and env.max_repeats == 3
-    assert env.action_space.shape == (4,)
-    _, info = env.reset(seed=0)
-    masks = env.action_masks()
-    assert masks.shape == (4, 210) and masks.dtype == np.bool_
-    assert np.array_equal(masks, info["action_mask"].astype(bool))
-    sync = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync")
-    assert isinstance(sync, gym.vector.SyncVectorEnv)
 
 
 def test_batch_episodes_replay_in_the_single_env() -> None:
@@ -331,17 +201,6 @@ def test_illegal_action_raise_changes_nothing() -> None:
         env.step(np.array([legal[0], legal[1], 999]))
     assert np.array_equal(env._st, state) and np.array_equal(env._obs, before) and np.array_equal(env._mask, mask)
     env.step(np.array(legal))  # still usable
-
-
-def test_copy_false_returns_the_buffer() -> None:
-    env = FortyThievesVectorEnv(2, copy=False)
-    obs, _ = env.reset(seed=0)
-    obs2, *_ = env.step(np.array([FT_DRAW, FT_DRAW]))
-    assert obs2 is obs
-    env = FortyThievesVectorEnv(2)
-    obs, _info = env.reset(seed=0)
-    obs2, *_ = env.step(np.array([FT_DRAW, FT_DRAW]))
-    assert obs2 is not obs and not np.array_equal(obs, obs2)
 
 
 def test_maskable_ppo_trains_on_the_batch_env(tmp_path: Any) -> None:

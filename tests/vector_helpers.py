@@ -1,10 +1,14 @@
-"""What the batch-env tests of both games share."""
+"""What the batch-env tests of every game share."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import gymnasium as gym
 import numpy as np
+
+if TYPE_CHECKING:
+    from solitaire_env.games import GameSpec
 
 
 def assert_same(a: Any, b: Any, path: str = "") -> None:
@@ -32,6 +36,30 @@ def assert_same(a: Any, b: Any, path: str = "") -> None:
     assert a_arr.shape == b_arr.shape, f"{path}: shape {a_arr.shape} != {b_arr.shape}"
     assert a_arr.dtype == b_arr.dtype or a_arr.dtype.kind == b_arr.dtype.kind, f"{path}: {a_arr.dtype} vs {b_arr.dtype}"
     assert np.array_equal(a_arr, b_arr), f"{path}: {a_arr} != {b_arr}"
+
+
+def make_pair(spec: GameSpec, num_envs: int, **kwargs: Any) -> tuple[Any, gym.vector.SyncVectorEnv]:
+    """The batch env (through make_vec) and SyncVectorEnv over gym.make single envs, same options."""
+    batch = gym.make_vec(spec.env_id, num_envs=num_envs, **kwargs)
+    assert isinstance(batch, spec.batch_class)
+    autoreset = kwargs.get("autoreset_mode", "next_step")
+    single_kwargs = {k: v for k, v in kwargs.items() if k not in ("autoreset_mode", "max_episode_steps")}
+    max_steps = kwargs.get("max_episode_steps", spec.max_episode_steps)
+    mode = gym.vector.AutoresetMode.SAME_STEP if autoreset == "same_step" else gym.vector.AutoresetMode.NEXT_STEP
+    sync = gym.vector.SyncVectorEnv(
+        [lambda: gym.make(spec.env_id, max_episode_steps=max_steps, **single_kwargs) for _ in range(num_envs)],
+        autoreset_mode=mode,
+    )
+    return batch, sync
+
+
+def step_both(batch: Any, sync: Any, actions: np.ndarray, where: str) -> tuple[Any, ...]:
+    """One step of both envs: the same five outputs and the same masks; returns SyncVectorEnv's."""
+    out_b, out_s = batch.step(actions), sync.step(actions)
+    for part, x, y in zip(("obs", "reward", "terminated", "truncated", "info"), out_b, out_s):
+        assert_same(x, y, f"{where} {part}")
+    assert_same(batch.action_masks(), np.stack([e.unwrapped.action_masks() for e in sync.envs]), f"{where} masks")
+    return out_s
 
 
 _TRIPEAKS_RULES = ("jokers", "draw", "waste_start", "faces")

@@ -17,7 +17,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from vector_helpers import assert_same
+from vector_helpers import assert_same, make_pair, step_both
 
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.fortythieves import batch as vector_ft
@@ -42,29 +42,6 @@ class Tally:
         self.illegal += int(np.sum(info.get("_illegal_reason", 0)))
         if final is not info:
             self.illegal += int(np.sum(final.get("_illegal_reason", 0)))
-
-
-def make_pair(spec: GameSpec, num_envs: int, **kwargs: Any) -> tuple[Any, gym.vector.SyncVectorEnv]:
-    """The batch env (through make_vec) and SyncVectorEnv over gym.make single envs, same options."""
-    batch = gym.make_vec(spec.env_id, num_envs=num_envs, **kwargs)
-    assert isinstance(batch, spec.batch_class)
-    autoreset = kwargs.get("autoreset_mode", "next_step")
-    single_kwargs = {k: v for k, v in kwargs.items() if k not in ("autoreset_mode", "max_episode_steps")}
-    max_steps = kwargs.get("max_episode_steps", spec.max_episode_steps)
-    mode = gym.vector.AutoresetMode.SAME_STEP if autoreset == "same_step" else gym.vector.AutoresetMode.NEXT_STEP
-    sync = gym.vector.SyncVectorEnv(
-        [lambda: gym.make(spec.env_id, max_episode_steps=max_steps, **single_kwargs) for _ in range(num_envs)],
-        autoreset_mode=mode,
-    )
-    return batch, sync
-
-
-def step_both(batch: Any, sync: Any, actions: np.ndarray, where: str) -> tuple[Any, ...]:
-    out_b, out_s = batch.step(actions), sync.step(actions)
-    for part, x, y in zip(("obs", "reward", "terminated", "truncated", "info"), out_b, out_s):
-        assert_same(x, y, f"{where} {part}")
-    assert_same(batch.action_masks(), np.stack([e.unwrapped.action_masks() for e in sync.envs]), f"{where} masks")
-    return out_s
 
 
 def run_differential(
@@ -239,9 +216,9 @@ def test_batch_env_equals_single_envs(name: str, index: int, monkeypatch: pytest
 def test_batch_env_equals_single_envs_long(name: str, index: int, monkeypatch: pytest.MonkeyPatch) -> None:
     c = case(name)
     kwargs = c.configs[index]
-    c.prepare(kwargs, monkeypatch)
+    after = c.prepare(kwargs, monkeypatch)
     seed = c.seed(index) - 6  # 5 (+ the index for Forty Thieves), as the per-game files had it
-    tally = run_differential(game_spec(name), c.long_num_envs, 3000, seed=seed, illegal_rate=0.1, **kwargs)
+    tally = run_differential(game_spec(name), c.long_num_envs, 3000, seed=seed, illegal_rate=0.1, after=after, **kwargs)
     assert tally.episodes >= c.long_min_episodes, vars(tally)
 
 
@@ -259,6 +236,29 @@ def test_make_vec_default_is_the_batch_env_and_sync_still_available(name: str) -
     assert np.array_equal(masks, info["action_mask"].astype(bool))
     sync = gym.make_vec(spec.env_id, num_envs=2, vectorization_mode="sync")
     assert isinstance(sync, gym.vector.SyncVectorEnv)
+
+
+def last_legal(masks: np.ndarray) -> np.ndarray:
+    """Each row's highest legal action (the draw, while the stock lasts), 0 for a row with none."""
+    return np.array([int(np.flatnonzero(row)[-1]) if row.any() else 0 for row in masks], dtype=np.int64)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_reset_without_a_seed_goes_on_with_each_envs_generator(name: str) -> None:
+    """Unseeded resets, partly seeded resets and the automatic resets of episodes cut by the step
+    limit deal what SyncVectorEnv deals; unseeded from the start, the deals come from entropy."""
+    spec = game_spec(name)
+    batch, sync = make_pair(spec, 3, max_episode_steps=5)
+    assert_same(batch.reset(seed=7), sync.reset(seed=7), "reset")
+    for t in range(12):
+        step_both(batch, sync, last_legal(batch.action_masks()), f"step {t}")
+    for k in range(3):
+        assert_same(batch.reset(), sync.reset(), f"reset {k} without a seed")
+    assert_same(batch.reset(seed=[None, 4, None]), sync.reset(seed=[None, 4, None]), "reset with some seeds")
+    for t in range(6):
+        step_both(batch, sync, last_legal(batch.action_masks()), f"step {t} after")
+    codes = {str(c) for _ in range(2) for c in spec.batch_class(2).reset()[1]["deal_code"]}
+    assert len(codes) == 4  # unseeded: from entropy
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -9,7 +9,8 @@ give identical trajectories, (f) an illegal action changes nothing.
 What differs between the games is one small :class:`Adapter` per game, keyed by the game's name
 (its rule options, where its cards are, what its player has seen, its own invariants); the games
 themselves come from :data:`solitaire_env.games.GAMES`, and a game without an adapter fails.
-The cases only one game has stay in ``tests/test_<game>_properties.py``.
+The cases only one game has stay in ``tests/test_<game>_properties.py`` (the Forty Thieves
+position hash).
 """
 
 from __future__ import annotations
@@ -32,8 +33,6 @@ import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.common.cards import JOKER
 from solitaire_env.fortythieves import rules as ft_rules
 from solitaire_env.games import GAME_NAMES, GameSpec, game_spec
-
-pytestmark = pytest.mark.slow  # duplicates the per-game property files until they are trimmed (issue 20, left)
 
 SEEDS = st.integers(0, 2**35 - 1)
 
