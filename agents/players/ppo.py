@@ -16,7 +16,7 @@ show hidden cards, are refused.  The action is the one ``model.predict(obs,
 action_masks=state.mask, deterministic=True)`` returns (always a legal move), computed from the
 policy network's logits without ``predict``'s per-call distribution objects (:meth:`PpoAgent.greedy`:
 the best legal logit, or, when two are too close to be sure after rounding, the argmax of the
-exact masked probabilities ``predict`` takes it from); ``tests/test_agents_ppo.py`` checks it is
+exact masked probabilities ``predict`` takes it from); ``tests/agents/test_agents_ppo.py`` checks it is
 ``predict``'s action on hundreds of states and on made-up ties.
 ``docs/agents_pimc_oracle_ppo.md`` has what a move costs either way.
 

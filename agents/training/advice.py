@@ -11,7 +11,7 @@ follow it and when to play something else.
 
 The advice is a function of the public state only: :func:`policy_move` reads a slot's rank only
 once the slot has been seen, and counts the unseen cards by rank. It is computed two ways, which
-``tests/test_advice.py`` checks give the same move on thousands of positions:
+``tests/agents/test_advice.py`` checks give the same move on thousands of positions:
 
 - :func:`public_advice` from a :class:`~agents.base.PublicState` (what the ``ppo`` agent does at
   play time: it never has the hidden cards), through :func:`agents.players.rollout.tripeaks_position`;

@@ -244,7 +244,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         """(B, 29): the scorer's number for each move that can be legal, 0 for the others, computed
         the plain way: each afterstate built (:meth:`afterstates`), its rank relations computed,
         the whole scorer input run through the network. :meth:`scores` is the same numbers, faster;
-        this is what tests/test_afterstate.py checks it against."""
+        this is what tests/agents/test_afterstate.py checks it against."""
         rows, moves = torch.nonzero(self.candidates(observations), as_tuple=True)
         after = self.afterstates(observations, rows, moves)
         if self.with_advice:

@@ -14,11 +14,11 @@ to the end of the game; a value counts the cards cleared from the position on, p
 - :func:`sampled_action_values`: the same averaged over fillings of the places the player has
   not seen, drawn fairly from the unseen cards: what the ``rollout`` agent estimates, and the
   target of the warm start (:mod:`agents.training.pretrain`). It reads no hidden card:
-  ``tests/test_move_values.py`` checks it equals the rollout agent's kernel run on the public
+  ``tests/agents/test_move_values.py`` checks it equals the rollout agent's kernel run on the public
   state's inputs.
 
 The first two are training signals that use the hidden cards (the env knows them); no policy
-input is made from them. Each is checked against the rules core in ``tests/test_move_values.py``.
+input is made from them. Each is checked against the rules core in ``tests/agents/test_move_values.py``.
 """
 
 from __future__ import annotations

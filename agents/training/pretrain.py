@@ -14,7 +14,7 @@ One round:
    moves are estimated like the rollout agent does (:func:`agents.training.move_values.sampled_action_values`:
    ``samples`` fillings of the unseen places, each move followed by the base policy; value = cards
    cleared + ``win_bonus`` on a win), in ``threads`` threads. Nothing hidden goes in: the
-   fillings are drawn from what the player has not seen (tests/test_move_values.py checks the
+   fillings are drawn from what the player has not seen (tests/agents/test_move_values.py checks the
    estimate is the rollout agent's kernel run on the public state's inputs).
 2. **Fit.** ``epochs`` passes over the last ``replay`` rounds' positions: the legal logits, minus
    their mean, are fitted to the values, minus their mean, divided by ``temperature`` (squared

@@ -20,8 +20,8 @@ state, and the shaping terms of an episode add up to ``-Phi(s_0)`` (up to discou
 action changes: the policy that maximizes the shaped return is the one that maximizes the return
 (the theorem's condition; with ``gamma`` < 1 the discounting of the last term is the small
 difference). The trained policy still reads only the public observation, and the ``ppo`` agent
-plays it from the public state (tests/test_move_values.py checks the potential against the rules
-core; tests/test_train.py that a shaped run's model plays through the fair agent).
+plays it from the public state (tests/agents/test_move_values.py checks the potential against the rules
+core; tests/agents/test_train.py that a shaped run's model plays through the fair agent).
 
 The potential is :func:`agents.training.move_values.potentials`. :class:`PlayoutShaping` is an SB3
 ``VecEnvWrapper`` over :class:`~solitaire_env.sb3.SB3VecEnv`

@@ -25,7 +25,7 @@ cuts its search of chains short, it goes in slot order, which the mirror reverse
 mirrored position the advice is the image of the original advice, which the base policy itself
 may not give there (docs/training.md measures how often, in its section on the symmetries).
 
-``tests/test_symmetry.py`` plays random games of the rules core side by side with their images
+``tests/agents/test_symmetry.py`` plays random games of the rules core side by side with their images
 under all 48 and checks the observations and legal moves against these permutations.
 """
 

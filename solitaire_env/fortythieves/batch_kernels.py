@@ -3,7 +3,7 @@
 The rules are those of :class:`~solitaire_env.fortythieves.game.FortyThievesGame`, the deals
 those of :meth:`~solitaire_env.common.deals.FortyThievesDeal.from_seed`, the observations those of
 :class:`~solitaire_env.fortythieves.observe.FortyThievesObserver` and the repetition rule that
-of :class:`~solitaire_env.fortythieves.env.FortyThievesEnv`; ``tests/test_vector_fortythieves.py``
+of :class:`~solitaire_env.fortythieves.env.FortyThievesEnv`; ``tests/generic/test_batch_equals_single.py``
 checks all of them against the single env on thousands of random deals and actions.
 
 State of game ``i`` is row ``i`` of a few arrays:

@@ -4,7 +4,7 @@ Each function here is the compiled twin of one pure-Python primitive of
 :mod:`solitaire_env.fortythieves.rules` (same name, same meaning, arrays for tuples and -1 for
 ``None``), built from the same tables; the batch kernels
 (:mod:`solitaire_env.fortythieves.batch_kernels`) import them, as a numba solver would.
-``tests/test_fortythieves_kernels.py`` checks every one against its Python twin and against the
+``tests/fortythieves/test_fortythieves_kernels.py`` checks every one against its Python twin and against the
 rules core (:class:`~solitaire_env.fortythieves.game.FortyThievesGame`) on thousands of
 positions from random play.
 

@@ -45,7 +45,7 @@ assert all(FOUNDATION_SUITS[f] == FOUNDATION_SUITS[PARTNER[f]] != FOUNDATION_SUI
 
 # ---------------------------------------------------------------------- the rule primitives
 # The one pure-Python copy of each Forty Thieves rule; :mod:`solitaire_env.fortythieves.kernels`
-# holds their numba twins (tests/test_fortythieves_kernels.py ties the two and the game).
+# holds their numba twins (tests/fortythieves/test_fortythieves_kernels.py ties the two and the game).
 
 
 def builds_on(card: int, top: int) -> bool:

@@ -4,7 +4,7 @@
 :class:`TriPeaksVectorEnv` (the registered ``vector_entry_point``); ``vectorization_mode="sync"``
 still gives Gymnasium's ``SyncVectorEnv`` over single envs.  Both return the same
 observations, rewards, terminations, truncations and infos for the same seeds and actions
-(``tests/test_vector_tripeaks.py`` checks this on thousands of deals for every rule option).
+(``tests/generic/test_batch_equals_single.py`` checks this on thousands of deals for every rule option).
 """
 
 from __future__ import annotations

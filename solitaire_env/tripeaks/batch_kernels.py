@@ -2,7 +2,7 @@
 
 The rules are those of :class:`~solitaire_env.tripeaks.game.TriPeaksGame`, the deals those of
 :meth:`~solitaire_env.common.deals.TriPeaksDeal.from_seed` and the observations those of
-:class:`~solitaire_env.tripeaks.observe.TriPeaksObserver`; ``tests/test_vector_tripeaks.py``
+:class:`~solitaire_env.tripeaks.observe.TriPeaksObserver`; ``tests/generic/test_batch_equals_single.py``
 checks all three against the rules core on thousands of random deals and actions.
 
 State of game ``i`` is row ``i`` of a few arrays:

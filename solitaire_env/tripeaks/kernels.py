@@ -2,7 +2,7 @@
 
 This is the only numba copy of the TriPeaks rules: the batch kernels, the exact solver and
 the agents' playouts import these functions and tables.  Each function has a pure-Python
-twin of the same name in ``rules.py``; ``tests/test_tripeaks_kernels.py`` compares every pair
+twin of the same name in ``rules.py``; ``tests/tripeaks/test_tripeaks_kernels.py`` compares every pair
 (and both with :class:`~solitaire_env.tripeaks.game.TriPeaksGame`) on many random positions.
 
 Positions are bit masks over the 28 slots in ``np.int64``.  The tables are module constants

@@ -8,7 +8,7 @@ frozen value, shared by the game, the observers, the solver and the hints, and t
 rule primitives (:func:`follows`, :func:`accept_masks`, :func:`newly_exposed`,
 :func:`exposed_slots`, :func:`draw_allowed`, :func:`legal_bits`): every TriPeaks rule is
 written here once in Python; :mod:`solitaire_env.tripeaks.kernels` holds their numba twins
-(the only other copy), and ``tests/test_tripeaks_kernels.py`` ties the two together.
+(the only other copy), and ``tests/tripeaks/test_tripeaks_kernels.py`` ties the two together.
 """
 
 from __future__ import annotations

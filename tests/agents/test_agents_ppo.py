@@ -220,7 +220,7 @@ from agents.evaluation.harness import evaluate
 result = evaluate(game="tripeaks", deals=6, workers=2, agents=["ppo:model={model_path}"], write=False)
 print("games", len(next(iter(result.episodes.values()))))
 """
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
         [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=240, check=False
     )

@@ -17,7 +17,7 @@ from agents.evaluation.config import ConfigError
 from agents.training.train import TrainConfig, deal_sets, evaluate_model, load_train_config, train
 from solitaire_env.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ROOT / "configs"
 PUBLISHED = ["ppo_smoke.yaml", "ppo_tripeaks_easy.yaml", "ppo_tripeaks_classic.yaml", "ppo_fortythieves.yaml"]
 

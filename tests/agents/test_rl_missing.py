@@ -15,7 +15,7 @@ import pytest
 
 from agents.evaluation.config import ConfigError, MissingExtraError, require_rl
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PIP = "pip install 'solitaire-env[rl]'"
 RL = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard")
 

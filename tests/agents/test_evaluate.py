@@ -25,7 +25,7 @@ from agents.evaluation.records import RecordError, Replayer, ReplayMismatch, fin
 from solitaire_env import __version__
 from solitaire_env.solvability import draw_codes
 
-CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
 # --------------------------------------------------------------------------- stub agents
