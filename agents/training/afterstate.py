@@ -265,8 +265,8 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         drawn and advised flags, and the playable flags. So the first layer is applied once per
         position to the observation and its linked pairs, and each move adds what it changes:
         its slot's 47 columns (block and linked pairs, the moves grouped slot by slot) and 80
-        shared ones (:func:`_factor_columns`). A fit step of 4096 positions with the critic runs
-        1.46x faster than with the plain way (``python benchmarks/afterstate_fit.py``).
+        shared ones (:func:`_factor_columns`). ``python benchmarks/afterstate_fit.py`` times it against
+        the plain way (the figures: docs/training.md).
         """
         flat = observations[:, :FLAT_SIZE]
         batch = flat.shape[0]
