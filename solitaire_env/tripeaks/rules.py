@@ -154,6 +154,14 @@ def follows(key: int, rank: int, wrap: bool) -> bool:
     return diff == 1 or (wrap and diff == NUM_RANKS - 1)
 
 
+#: ``FOLLOWERS[wrap][key]``: the ranks 1..13 that :func:`follows` waste key ``key`` (0..13), made
+#: from :func:`follows` once (an env reset builds its accept masks from it, 13 lookups a deal).
+FOLLOWERS = tuple(
+    tuple(tuple(r for r in range(1, NUM_RANKS + 1) if follows(key, r, w)) for key in range(NUM_KEYS))
+    for w in (False, True)
+)
+
+
 #: Bits 1..13 of a rank set (bit ``r``: rank ``r``).
 RANK_BITS = ((1 << NUM_RANKS) - 1) << 1
 
@@ -182,8 +190,13 @@ def accept_masks(slot_ranks: tuple[int, ...] | list[int], wrap: bool) -> tuple[i
     by_rank = [0] * (NUM_RANKS + 1)
     for slot, rank in enumerate(slot_ranks):
         by_rank[rank] |= 1 << slot
-    ranks = range(1, NUM_RANKS + 1)
-    return (ALL_SLOTS, *(sum(by_rank[r] for r in ranks if follows(key, r, wrap)) for key in range(1, NUM_KEYS)))
+    accept = [ALL_SLOTS]
+    for followers in FOLLOWERS[bool(wrap)][1:]:
+        mask = 0
+        for r in followers:
+            mask |= by_rank[r]
+        accept.append(mask)
+    return tuple(accept)
 
 
 def newly_exposed(removed: int, slot: int) -> int:
