@@ -21,6 +21,7 @@ from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.rules import (
     ALL_SLOTS,
     BOTTOM_MASK,
+    CARD_KEYS,
     DRAW,
     GROUP_OF,
     NUM_ACTIONS,
@@ -275,7 +276,7 @@ class TriPeaksGame:
             group = PEAK_GROUP_MASKS[GROUP_OF[action]]
             points = scoring.removal(self.chain, apex, removed & group == group, removed == ALL_SLOTS)
         self.waste.append(card)
-        self._key = card_key(card)
+        self._key = CARD_KEYS[card]
         score = self.score + points
         floor = scoring.floor
         self.score = floor if floor is not None and score < floor else score

@@ -232,10 +232,21 @@ def draw_allowed(stock_left: int, removable: int, when_stuck: bool) -> bool:
     return stock_left > 0 and not (when_stuck and removable)
 
 
+#: ``DRAW_BITS[when_stuck][stock_left > 0][removable != 0]``: the draw's bit of the legal mask
+#: (``1 << DRAW``) where :func:`draw_allowed` allows it, else 0; made from it once (the env's
+#: step reads it through :func:`legal_bits` instead of calling it).
+DRAW_BITS = tuple(
+    tuple(tuple((1 << DRAW) * draw_allowed(left, removable, bool(stuck)) for removable in (0, 1)) for left in (0, 1))
+    for stuck in (0, 1)
+)
+
+#: ``CARD_KEYS[card]``: :func:`card_key` of every card id, the joker (52) last; the game's hot path
+#: indexes it.
+CARD_KEYS = tuple(card_key(card) for card in range(DECK_SIZE + 1))
+
+
 def legal_bits(removed: int, removable: int, stock_left: int, when_stuck: bool) -> int:
     """The legal-action mask (bit 28 = draw) of a position: nothing once all 28 are removed."""
     if removed == ALL_SLOTS:
         return 0
-    if draw_allowed(stock_left, removable, when_stuck):
-        return removable | (1 << DRAW)
-    return removable
+    return removable | DRAW_BITS[when_stuck][stock_left > 0][removable != 0]
