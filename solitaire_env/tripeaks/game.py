@@ -15,7 +15,7 @@ from collections import deque
 from typing import Any
 
 from solitaire_env.common.bits import set_bits
-from solitaire_env.common.cards import card_text, rank_of
+from solitaire_env.common.cards import card_text
 from solitaire_env.common.deals import DealStringError
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.rules import (
@@ -111,7 +111,7 @@ class TriPeaksGame:
             first_waste = []
             self.stock = (deal.waste, *deal.stock)
         # accept[k]: slots playable on a waste key k (0 = empty waste or joker, else its rank)
-        self._accept = list(accept_masks([rank_of(card) for card in self.tableau], rules.wrap))
+        self._accept = list(accept_masks([CARD_KEYS[card] for card in self.tableau], rules.wrap))  # no joker there
         self._when_stuck = rules.draw == "when_stuck"
         self.removed = 0
         self.exposed = BOTTOM_MASK
