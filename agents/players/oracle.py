@@ -106,7 +106,8 @@ class OracleAgent(Agent):
         move = public_move(game)
         if move is not None:
             return move
-        return next(a for a in range(game.legal_mask().bit_length()) if game.legal_mask() >> a & 1)
+        mask = game.legal_mask()
+        return (mask & -mask).bit_length() - 1  # the lowest legal action
 
     def _search(self, game: Game) -> SolveResult:
         self.searches += 1
