@@ -30,7 +30,6 @@ from solitaire_env.tripeaks.rules import (
     TriPeaksRules,
     accept_masks,
     card_key,
-    draw_allowed,
     legal_bits,
     newly_exposed,
 )
@@ -71,6 +70,7 @@ class TriPeaksGame:
         "_accept",
         "_history",
         "_key",
+        "_legal",
         "_when_stuck",
         "apexes_removed",
         "chain",
@@ -128,6 +128,7 @@ class TriPeaksGame:
         self.stock_seen = 0
         limit = rules.undo_limit
         self._history: deque[tuple[int, ...]] | list[tuple[int, ...]] = [] if limit is None else deque(maxlen=limit)
+        self._legal = self._legal_now()
 
     # ------------------------------------------------------------------ queries
 
@@ -170,6 +171,11 @@ class TriPeaksGame:
 
     def legal_mask(self) -> int:
         """Bit mask over the 29 actions (bit 28 = draw) of the legal moves now."""
+        return self._legal
+
+    def _legal_now(self) -> int:
+        """The legal mask of the position (:func:`legal_bits`); the game keeps it in ``_legal``,
+        made anew after every move and undo, so that a query and a legality check cost nothing."""
         removable = self.exposed & self._accept[self._key]
         return legal_bits(self.removed, removable, len(self.stock) - self.stock_pos, self._when_stuck)
 
@@ -223,16 +229,8 @@ class TriPeaksGame:
 
     def try_play(self, action: int) -> str | None:
         """Play ``action`` if legal and return ``None``; else change nothing and return the reason."""
-        removable = self.exposed & self._accept[self._key]
-        if 0 <= action < DRAW:
-            legal = removable >> action & 1
-        elif action == DRAW:
-            legal = self.removed != ALL_SLOTS and draw_allowed(
-                len(self.stock) - self.stock_pos, removable, self._when_stuck
-            )
-        else:
-            legal = False
-        if not legal:  # the slow path finds the reason (or raises for an action out of range)
+        if not (0 <= action < NUM_ACTIONS and self._legal >> action & 1):
+            # the slow path finds the reason (or raises for an action out of range)
             reason = self.illegal_reason(action)
             assert reason is not None
             return reason
@@ -276,7 +274,10 @@ class TriPeaksGame:
             group = PEAK_GROUP_MASKS[GROUP_OF[action]]
             points = scoring.removal(self.chain, apex, removed & group == group, removed == ALL_SLOTS)
         self.waste.append(card)
-        self._key = CARD_KEYS[card]
+        self._key = key = CARD_KEYS[card]
+        self._legal = legal_bits(
+            self.removed, self.exposed & self._accept[key], len(self.stock) - self.stock_pos, self._when_stuck
+        )
         score = self.score + points
         floor = scoring.floor
         self.score = floor if floor is not None and score < floor else score
@@ -308,6 +309,7 @@ class TriPeaksGame:
         ) = self._history.pop()
         self.waste.pop()
         self._key = self._waste_key()
+        self._legal = self._legal_now()
         return True
 
     @property

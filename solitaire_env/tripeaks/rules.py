@@ -155,11 +155,19 @@ def follows(key: int, rank: int, wrap: bool) -> bool:
 
 
 #: ``FOLLOWERS[wrap][key]``: the ranks 1..13 that :func:`follows` waste key ``key`` (0..13), made
-#: from :func:`follows` once (an env reset builds its accept masks from it, 13 lookups a deal).
+#: from :func:`follows` once.
 FOLLOWERS = tuple(
     tuple(tuple(r for r in range(1, NUM_RANKS + 1) if follows(key, r, w)) for key in range(NUM_KEYS))
     for w in (False, True)
 )
+
+#: A rank index that no slot holds (:func:`accept_masks` pads a key with one follower with it).
+_NO_RANK = NUM_RANKS + 1
+#: ``_FOLLOWER_PAIRS[wrap][key - 1]``: :data:`FOLLOWERS` of keys 1..13 as two rank indices each
+#: (a rank has at most two neighbours; a missing one is :data:`_NO_RANK`), so that an env reset
+#: builds its accept masks with 13 lookups.
+_FOLLOWER_PAIRS = tuple(tuple((*ranks, _NO_RANK, _NO_RANK)[:2] for ranks in by_key[1:]) for by_key in FOLLOWERS)
+assert all(len(ranks) <= 2 for by_key in FOLLOWERS for ranks in by_key[1:])
 
 
 #: Bits 1..13 of a rank set (bit ``r``: rank ``r``).
@@ -187,16 +195,10 @@ def accept_masks(slot_ranks: tuple[int, ...] | list[int], wrap: bool) -> tuple[i
     """``accept[k]`` for waste keys ``k = 0..13``: the bit mask of the slots whose rank may be
     played on key ``k`` (:func:`follows`).  ``slot_ranks[s]``: rank of slot ``s``'s card, 0
     where it is not known (such a slot is only in ``accept[0]``, which is every slot)."""
-    by_rank = [0] * (NUM_RANKS + 1)
+    by_rank = [0] * (_NO_RANK + 1)
     for slot, rank in enumerate(slot_ranks):
         by_rank[rank] |= 1 << slot
-    accept = [ALL_SLOTS]
-    for followers in FOLLOWERS[bool(wrap)][1:]:
-        mask = 0
-        for r in followers:
-            mask |= by_rank[r]
-        accept.append(mask)
-    return tuple(accept)
+    return (ALL_SLOTS, *[by_rank[a] | by_rank[b] for a, b in _FOLLOWER_PAIRS[bool(wrap)]])
 
 
 def newly_exposed(removed: int, slot: int) -> int:
@@ -204,10 +206,17 @@ def newly_exposed(removed: int, slot: int) -> int:
     the removal, ``slot`` included): those ``slot`` lay on whose covering cards are now all
     removed.  A card is exposed when every card covering it is removed."""
     out = 0
-    for t in COVERS[slot]:
-        if removed & COVER_MASK[t] == COVER_MASK[t]:
-            out |= 1 << t
+    for cover, bit in _UNCOVER[slot]:
+        if removed & cover == cover:
+            out |= bit
     return out
+
+
+#: ``_UNCOVER[s]``: ``(COVER_MASK[t], 1 << t)`` for each slot ``t`` in ``COVERS[s]`` (what
+#: :func:`newly_exposed` tests, paired once so that a move does no indexing or shifting).
+_UNCOVER: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((COVER_MASK[t], 1 << t) for t in COVERS[s]) for s in range(NUM_SLOTS)
+)
 
 
 def exposed_slots(removed: int) -> int:
