@@ -148,29 +148,34 @@ class TriPeaksObserver(Observer):
             self._game = game
             self._last = (0, 0, 0, 0, 0)
         last_removed, last_face_up, last_stock_pos, last_seen, last_stock_seen = self._last
-        changed = (game.removed ^ last_removed) | (game.face_up ^ last_face_up)
-        codes = self._codes
-        while changed:
-            low = changed & -changed
-            s = low.bit_length() - 1
-            base = SLOT_SIZE * s
-            for i in _SLOT_ONES[codes[s]]:
-                mv[base + i] = 0.0
-            code = codes[s] = self._slot_code(game, s)
-            for i in _SLOT_ONES[code]:
-                mv[base + i] = 1.0
-            changed ^= low
-        waste = game.waste[-1] if game.waste else WASTE_EMPTY
+        removed, face_up, tableau = game.removed, game.face_up, game.tableau
+        changed = (removed ^ last_removed) | (face_up ^ last_face_up)
+        if changed:
+            codes, slot_ones = self._codes, _SLOT_ONES
+            while changed:
+                low = changed & -changed
+                s = low.bit_length() - 1
+                base = SLOT_SIZE * s
+                for i in slot_ones[codes[s]]:
+                    mv[base + i] = 0.0
+                # the slot's code (as _slot_code, inlined: this is the step's hot path)
+                code = codes[s] = REMOVED if removed & low else tableau[s] if face_up & low else FACE_DOWN
+                for i in slot_ones[code]:
+                    mv[base + i] = 1.0
+                changed ^= low
+        waste_pile = game.waste
+        waste = waste_pile[-1] if waste_pile else WASTE_EMPTY
         if waste != self._waste:
             for i in _WASTE_ONES[self._waste]:
                 mv[WASTE_OFFSET + i] = 0.0
             for i in _WASTE_ONES[waste]:
                 mv[WASTE_OFFSET + i] = 1.0
             self._waste = waste
-        newly_seen = game.seen_slots & ~last_seen
+        seen_slots = game.seen_slots
+        newly_seen = seen_slots & ~last_seen
         while newly_seen:  # seen cards stay seen, so the unseen block only loses cards
             low = newly_seen & -newly_seen
-            mv[UNSEEN_OFFSET + game.tableau[low.bit_length() - 1]] = 0.0
+            mv[UNSEEN_OFFSET + tableau[low.bit_length() - 1]] = 0.0
             newly_seen ^= low
         for pos in range(last_stock_seen, game.stock_seen):
             card = game.stock[pos]
@@ -178,12 +183,13 @@ class TriPeaksObserver(Observer):
                 mv[JOKERS_OFFSET] -= 0.5
             else:
                 mv[UNSEEN_OFFSET + card] = 0.0
-        if self.oracle and (full or game.removed != last_removed or game.stock_pos != last_stock_pos):
+        stock_pos = game.stock_pos
+        if self.oracle and (full or removed != last_removed or stock_pos != last_stock_pos):
             self._oracle_fill(game)
-        mv[STOCK_OFFSET] = (len(game.stock) - game.stock_pos) / MAX_STOCK
+        mv[STOCK_OFFSET] = (len(game.stock) - stock_pos) / MAX_STOCK
         mv[CHAIN_OFFSET] = game.chain / NUM_SLOTS
-        mv[CLEARED_OFFSET] = game.removed.bit_count() / NUM_SLOTS
-        self._last = (game.removed, game.face_up, game.stock_pos, game.seen_slots, game.stock_seen)
+        mv[CLEARED_OFFSET] = removed.bit_count() / NUM_SLOTS
+        self._last = (removed, face_up, stock_pos, seen_slots, game.stock_seen)
         return buf.copy()
 
     def _oracle_fill(self, game: TriPeaksGame) -> None:
