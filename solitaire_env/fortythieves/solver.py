@@ -1,416 +1,285 @@
-"""Best-effort Forty Thieves solver: an exhaustive depth-first search, then a beam over the draws.
+"""Forty Thieves solver: a numba depth-first search over the rules' numba twins.
 
 The solver is an oracle: it reads the stock order.  It searches from the game's current
-position (on a copy: the game passed in is never changed) and answers with a
+position (the game passed in is never changed) and answers with a
 :class:`~solitaire_env.common.result.SolveResult`:
 
-- ``solved``: ``line`` wins when replayed with ``try_play`` from the position;
-- ``unsolvable``: the depth-first search below went through every position reachable from the
-  position (up to its sound prunings) and none is won.  Only an exhausted search says this,
-  never a spent budget;
-- ``intractable``: the node budget ran out first.  ``line`` is then the line to the position with
-  the most cards founded seen during the search and ``best`` that count.
+- ``solved``: ``line`` wins when replayed with ``try_play`` from the position (the solver
+  replays it through the rules core before it answers);
+- ``unsolvable``: the search went through every position reachable from the position, up to
+  the sound prunings below, and none is won.  Only an exhausted search says this;
+- ``intractable``: a budget ran out first (``max_nodes``, ``max_seconds``, the table's size
+  or the depth cap; ``extra["stop"]`` says which).  ``line`` is then the line to the position
+  with the most cards founded seen and ``best`` that count.
 
-``nodes`` counts the positions expanded (their moves generated), in both phases.
+``nodes`` counts the positions expanded (their moves generated), the root included.
 
-Phase 1: depth-first search (a tenth of the budget)
----------------------------------------------------
-Iterative (an explicit stack: lines run to hundreds of moves), playing moves with ``try_play``
-and taking them back with ``undo`` (exact).  A set of the keys of every position reached is the
-transposition table: a position already reached is never expanded again.  That is the cycle
-handling: moving cards back and forth only leads to positions already seen.  The key
-(:func:`_canonical_key`) is a hash of the position that ignores the order of the columns and of
-a suit's two foundations, so that positions which play the same are searched once (the game's
-``position_hash`` tells them apart).
+The search (:mod:`solitaire_env.fortythieves.search_kernels`) is the numba twin of the
+pure-Python depth-first search of :mod:`solitaire_env.fortythieves.python_solver` (phase 1):
+the same moves in the same order (:func:`ordered_moves`), the same prunings, a transposition
+table keyed by a canonical position hash that ignores the order of the columns and of a suit's
+two foundations.  On a position where the pure-Python search finishes, both give the same
+verdict, line and node count (the tests check this on many positions).  It runs in slices, so
+the clock is read between slices and the search is resumed where it stopped.
 
-Prunings (each keeps a win reachable when one exists, so an exhausted search proves a loss;
-the proofs take a winning line with the fewest foundation returns, then the fewest moves, and
-show that the pruned search still reaches a position with a shorter such line):
+Prunings (each keeps a win reachable when one exists; proofs in
+docs/fortythieves_solver_design.md, section 2.5, and in the python_solver docstring):
 
-1. *Safe foundation moves are forced.*  A card ``(s, r)`` founded onto a foundation of height
-   ``r - 1`` while the other foundation of suit ``s`` also holds at least ``r - 1`` cards (both
-   copies of ``(s, r - 1)`` are founded; aces always) is played as the only move of its
-   position.  Play the winning line after it, skipping the card's own moves: the card stays
-   "virtually" where the line has it.  That can only fail where the line puts a ``(s, r - 1)``
-   on the card, or founds or returns cards of suit ``s`` up to rank ``r`` in a way the extra
-   founded card forbids; each of these needs a *dominated return* (below) first.
-2. *Dominated returns are never played*: a foundation's top card ``(s, r)`` does not go back to
-   a column while the other foundation of suit ``s`` holds at least ``r - 1`` cards.  Skipping
-   the last such return of a winning line (keeping the card virtually in its column) gives a
-   winning line with fewer returns, by the argument of 1.
-3. *Symmetric and composite moves*: a card alone in its column never moves to an empty column
-   (the same position with two columns swapped); a card goes to the first empty column only
-   (the others give the same position up to the order of the columns); the card moved last is
-   not moved again at once (the two moves make one move that was possible before them).
-
-Move order (after a forced move): other foundation moves (waste first), a column's last card
-onto a build (the column empties), waste to a build, a card that is not on its own next higher
-card onto a build, the draw; then the moves that only shuffle: waste or column card to an empty
-column, a card from its own next higher card onto the other copy, foundation returns.  Within a
-kind, moves that uncover a card that can be founded, or a lower card, come first.
-
-Phase 2: beam search over the draws (the rest of the budget)
--------------------------------------------------------------
-A depth-first search spends its budget at the end of the stock, where the columns can be
-shuffled in a great many ways, and never gets back to the early choices.  The beam keeps, after
-each draw, the ``width`` best positions: from each, a small depth-first search with the same
-moves (no draw, at most ``_LOCAL_NODES`` positions, ``_END_NODES`` once the stock is empty)
-lists the positions reachable before the next draw; all of them are scored, the best ``width``
-distinct ones draw the next card.  Score: 100 per card founded, -60 per *blocker* (a card in a
-column or the waste above a lower card of its suit, which has to move before that card can be
-founded), +30 per empty column, -2 per waste card.  The first beam is as wide as the budget
-left allows (about ``_NODES_PER_WIDTH`` nodes per unit of width), each next one twice as wide,
-until one wins or the budget is spent.  The beam never proves a loss.
-
-How often it solves a deal, and at what cost: README, "Solvability" (``scripts/ft_solvability.py``).
+1. safe foundation moves are forced (both copies of the rank below are founded);
+2. dominated returns are never played (a foundation's top goes back to a column only while the
+   other foundation of its suit is lower by more than one card);
+3. symmetric and composite moves: a lone card never moves to an empty column, a card goes to
+   the first empty column only, the card moved last is not moved again at once.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from solitaire_env.common.result import SolveResult, Status
+from solitaire_env.fortythieves import search_kernels as K
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.rules import (
-    DRAW,
-    FIRST_FOUNDATION_SRC,
-    FOUNDATION,
-    NUM_COLUMNS,
-    NUM_DESTS,
-    PARTNER,
-    TOTAL_CARDS,
-    WASTE,
-    foundation_card,
-    is_safe,
-)
+from solitaire_env.fortythieves.python_solver import ordered_moves
+from solitaire_env.fortythieves.rules import DRAW, TOTAL_CARDS
 
 __all__ = ["DEFAULT_MAX_NODES", "ordered_moves", "solve_fortythieves"]
 
 #: Node budget of :func:`solve_fortythieves` when none is given.
-DEFAULT_MAX_NODES = 20_000
-
-_TOTAL = TOTAL_CARDS
-#: ``last`` of :func:`ordered_moves` for a card just founded: ``_FOUNDED + card``.
-_FOUNDED = 100
-
-#: Suit and rank (0 = ace) of each card id.
-_SUIT = tuple(c // 13 for c in range(52))
-_RANK = tuple(c % 13 for c in range(52))
-#: Share of the budget for the exhaustive depth-first search (phase 1), and its floor.
-_DFS_SHARE = 10
-_DFS_MIN = 1_000
+DEFAULT_MAX_NODES = 1_000_000
+#: The transposition table starts at 2**TABLE_BITS entries and grows four-fold when 70 % full,
+#: up to 2**MAX_TABLE_BITS (20 bytes an entry: 2**26 entries are 1.3 GB).
+TABLE_BITS = 18
+MAX_TABLE_BITS = 26
+#: Positions per numba call between two looks at the clock.
+SLICE_NODES = 100_000
+#: Share of the node budget for the exhaustive depth-first search (1 / DFS_SHARE), and its floor.
+DFS_SHARE = 10
+DFS_MIN = 1_000
 #: Beam: narrowest width, positions searched between two draws per beam position and after
 #: the last draw, nodes a beam costs per unit of width (about; to size the first beam).
-_BEAM_WIDTH = 4
-_LOCAL_NODES = 50
-_END_NODES = 500
-_NODES_PER_WIDTH = 1500
-#: Beam score weights.
-_W_FOUNDED = 100
-_W_BLOCKER = 60
-_W_EMPTY = 30
-_W_WASTE = 2
+BEAM_WIDTH = 4
+LOCAL_NODES = 50
+END_NODES = 500
+NODES_PER_WIDTH = 1500
+
+_STOPS = {
+    K.NODE_LIMIT: "nodes",
+    K.DEPTH_CAP: "depth",
+    K.TABLE_FULL: "table",
+}
 
 
-def ordered_moves(game: FortyThievesGame, last: int) -> list[int]:
-    """The moves the search tries from the game's position, best first (the draw included),
-    without the pruned ones (see the module docstring); a single safe foundation move when there
-    is one.  ``last`` says where the card moved last lies: its column (0-9), ``100 + card`` on a
-    foundation, -1 for none (or after a draw)."""
-    mask = game.legal_mask()
-    columns = game.columns
-    fnd = game.foundations
-    first_empty = -1
-    for j in range(NUM_COLUMNS):
-        if not columns[j]:
-            first_empty = j
+class _Search:
+    """The process's search arrays (allocated on first use and reused by every search)."""
+
+    arrays: K.SearchArrays | None = None
+
+    @classmethod
+    def get_current(cls) -> K.SearchArrays:
+        assert cls.arrays is not None
+        return cls.arrays
+
+    @classmethod
+    def get(cls) -> K.SearchArrays:
+        if cls.arrays is None:
+            cls.arrays = K.SearchArrays(TABLE_BITS)
+        else:
+            cls.arrays.next_stamp()
+        return cls.arrays
+
+
+def load_position(sa: K.SearchArrays, game: FortyThievesGame) -> None:
+    """Copy the game's position into the search arrays (what :func:`search_kernels.start` reads)."""
+    sa.cols[:] = 0
+    for j, col in enumerate(game.columns):
+        sa.cols[j, : len(col)] = col
+        sa.clen[j] = len(col)
+    sa.waste[: len(game.waste)] = game.waste
+    sa.stock[: len(game.stock)] = game.stock
+    sa.fnd[:] = game.foundations
+    sa.sc[K.S_WLEN] = len(game.waste)
+    sa.sc[K.S_POS] = game.stock_pos
+    sa.sc[K.S_NSTOCK] = len(game.stock)
+
+
+def _check_budgets(max_nodes: object, max_seconds: object) -> None:
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0:
+        raise ValueError(f"max_nodes must be a whole number >= 0, got {max_nodes!r}")
+    if max_seconds is not None and (
+        isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or not max_seconds > 0
+    ):
+        raise ValueError(f"max_seconds must be None or a number > 0, got {max_seconds!r}")
+
+
+def depth_first(
+    game: FortyThievesGame,
+    max_nodes: int,
+    *,
+    max_seconds: float | None = None,
+    draws: bool = True,
+    best: int | None = None,
+    collect: bool = False,
+) -> tuple[Status, tuple[int, ...], int, int, tuple[int, ...], str]:
+    """The numba depth-first search from ``game``'s position.
+
+    Returns ``(status, winning line or (), nodes, most founded, line to it, stop)`` with
+    ``stop`` one of ``""`` (decided), ``"nodes"``, ``"seconds"``, ``"table"``, ``"depth"``.
+    Without ``draws`` the draw is never played (the search of the positions before the next draw).
+    ``best``: the most cards founded seen before (default: the position's own); the line
+    returned is to a position above it, else empty.  With ``collect`` every position entered is
+    recorded in the search arrays (the beam's candidates: :func:`_candidates`).
+    """
+    start = time.perf_counter()
+    sa = _Search.get()
+    if max_nodes <= 0:
+        sa.sc[K.S_NCAND] = 0
+        return "intractable", (), 0, game.founded if best is None else best, (), "nodes"
+    load_position(sa, game)
+    foundation_return = game.rules.foundation_return
+    K.start(*sa.args(), foundation_return, game.founded if best is None else best, collect)  # type: ignore[call-arg]
+    sc = sa.sc
+    status = K.RUNNING
+    stop = ""
+    while status == K.RUNNING:
+        status = K.dfs(*sa.args(), foundation_return, draws, max_nodes, SLICE_NODES, collect)  # type: ignore[call-arg]
+        if status == K.TABLE_FULL and sa.tst.size < 1 << MAX_TABLE_BITS:
+            sa.grow()
+            status = K.RUNNING
+        if status == K.RUNNING and max_seconds is not None and time.perf_counter() - start >= max_seconds:
+            stop = "seconds"
             break
-    keyed: list[tuple[int, int]] = []
-    m = mask & ~(1 << DRAW)
-    while m:
-        low = m & -m
-        action = low.bit_length() - 1
-        m ^= low
-        src, dst = divmod(action, NUM_DESTS)
-        if src >= FIRST_FOUNDATION_SRC:  # a foundation's top back to a column
-            f = src - FIRST_FOUNDATION_SRC
-            n = fnd[f]
-            if fnd[PARTNER[f]] >= n - 1:
-                continue  # dominated return: founding the card again would be a safe move
-            if not columns[dst] and dst != first_empty:
-                continue
-            if foundation_card(f, n) == last - _FOUNDED:
-                continue  # the card just founded (or its twin on the other foundation)
-            keyed.append((1000 + n, action))
-            continue
-        if src == WASTE:
-            card = game.waste[-1]
-        else:
-            col = columns[src]
-            card = col[-1]
-        if src == last:
-            continue  # the card just moved there
-        if dst == FOUNDATION:
-            if is_safe(fnd, card):
-                return [action]  # safe: forced
-            if src == WASTE:
-                keyed.append((100, action))
-            else:
-                keyed.append((110 + _uncover_key(game, col), action))
-            continue
-        empty_dst = not columns[dst]
-        if empty_dst and dst != first_empty:
-            continue
-        if src == WASTE:
-            keyed.append((600 if empty_dst else 300, action))
-            continue
-        if len(col) == 1:
-            if empty_dst:
-                continue  # a lone card to an empty column: the same position
-            keyed.append((200, action))
-            continue
-        # (not quite ``builds_on``: a king on the next suit's ace counts too; kept, as the search
-        # order, and so the node counts, depend on it)
-        natural = col[-2] == card + 1
-        if empty_dst:
-            keyed.append((800 if natural else 700 + _uncover_key(game, col), action))
-        elif natural:
-            keyed.append((900 + _uncover_key(game, col), action))
-        else:
-            keyed.append((400 + _uncover_key(game, col), action))
-    if mask >> DRAW & 1:
-        keyed.append((500, DRAW))
-    keyed.sort()
-    return [a for _, a in keyed]
+    nodes = int(sc[K.S_NODES])
+    best = int(sc[K.S_BEST])
+    best_line = tuple(int(a) for a in sa.best_line[: sc[K.S_BEST_LEN]])
+    if status == K.SOLVED:
+        return "solved", tuple(int(a) for a in sa.played[: sc[K.S_DEPTH]]), nodes, best, best_line, ""
+    if status == K.EXHAUSTED:
+        return "unsolvable", (), nodes, best, best_line, ""
+    return "intractable", (), nodes, best, best_line, stop or _STOPS[status]
 
 
-def _uncover_key(game: FortyThievesGame, col: list[int]) -> int:
-    """How good the card under the top of ``col`` is to uncover: 0 when it can be founded, else
-    1 + its rank (lower ranks are needed sooner)."""
-    if len(col) < 2:
-        return 0  # the column empties
-    under = col[-2]
-    if game.foundation_for(under) is not None:
-        return 0
-    return 1 + under % 13
+def _candidates(sa: K.SearchArrays) -> list[tuple[int, tuple[int, int], tuple[int, ...]]]:
+    """The positions the last ``collect`` search entered: ``(score, keys, line)`` in the order met."""
+    n = int(sa.sc[K.S_NCAND])
+    scores, lens, keys = sa.cand_score[:n].tolist(), sa.cand_len[:n].tolist(), sa.cand_keys[:n].tolist()
+    moves = sa.cand_moves
+    return [(scores[k], (keys[k][0], keys[k][1]), tuple(moves[k, : lens[k]].tolist())) for k in range(n)]
 
 
-def _moved_to(game: FortyThievesGame, action: int) -> int:
-    """Where the card ``action`` moves will lie (the ``last`` of :func:`ordered_moves`); call it before
-    playing ``action``."""
-    if action == DRAW:
-        return -1
-    src, dst = divmod(action, NUM_DESTS)
-    if dst != FOUNDATION:
-        return dst
-    card = game.source_card(src)
-    return -1 if card is None else _FOUNDED + card
-
-
-def _score(game: FortyThievesGame) -> int:
-    """The beam's score of a position (higher is better)."""
-    blockers = 0
-    empty = 0
-    for pile in (*game.columns, game.waste):
-        if len(pile) < 2:
-            if not pile:
-                empty += 1
-            continue
-        lowest = [13, 13, 13, 13]  # lowest rank of each suit seen so far, from the bottom
-        for c in pile:
-            s = _SUIT[c]
-            r = _RANK[c]
-            if lowest[s] < r:
-                blockers += 1
-            else:
-                lowest[s] = r
-    if not game.waste:
-        empty -= 1
-    return _W_FOUNDED * sum(game.foundations) - _W_BLOCKER * blockers + _W_EMPTY * empty - _W_WASTE * len(game.waste)
-
-
-def _canonical_key(game: FortyThievesGame) -> int:
-    """A hash of the position that ignores the order of the columns and of the two foundations
-    of a suit (such positions play the same)."""
-    f = game.foundations
-    return hash(
-        (
-            tuple(sorted(map(tuple, game.columns))),
-            tuple(game.waste),
-            game.stock_pos,
-            *sorted((f[0], f[4])),
-            *sorted((f[1], f[5])),
-            *sorted((f[2], f[6])),
-            *sorted((f[3], f[7])),
-        )
-    )
-
-
-@dataclass
 class _Best:
     """The line to the most cards founded seen so far."""
 
-    founded: int
-    line: tuple[int, ...] = ()
-
-    def offer(self, founded: int, prefix: tuple[int, ...], path: list[int]) -> None:
+    def __init__(self, founded: int) -> None:
         self.founded = founded
-        self.line = prefix + tuple(path)
+        self.line: tuple[int, ...] = ()
+
+    def offer(self, founded: int, prefix: tuple[int, ...], line: tuple[int, ...]) -> None:
+        if founded > self.founded:
+            self.founded = founded
+            self.line = prefix + line
 
 
-def _search(
-    game: FortyThievesGame,
-    limit: int,
-    best: _Best,
-    *,
-    prefix: tuple[int, ...] = (),
-    draws: bool = True,
-    collect: list[tuple[int, tuple[int, ...]]] | None = None,
-) -> tuple[Status, tuple[int, ...], int]:
-    """Depth-first search from ``game`` (left as it was) over at most ``limit`` expanded positions.
-
-    Returns ``(status, winning line or (), nodes)``: ``solved``; ``unsolvable`` when every
-    position reachable (without drawing if ``draws`` is false) was searched; ``intractable``
-    when ``limit`` ran out.  ``collect`` receives ``(score, moves)`` of every position reached
-    (the beam's candidates); ``best`` is offered every position reached, as ``prefix`` + moves.
-    """
-    if limit <= 0:
-        return "intractable", (), 0
-    seen = {_canonical_key(game)}
-    path: list[int] = []
-    if collect is not None:
-        collect.append((_score(game), ()))
-    # one frame per position on the current line: its moves, how many were tried, its legal mask
-    stack = [ordered_moves(game, -1)]
-    masks = [game.legal_mask()]
-    tried = [0]
-    nodes = 1
-    try_play, undo = game.try_play, game.undo
-    while stack:
-        moves = stack[-1]
-        i = tried[-1]
-        if i == len(moves):
-            stack.pop()
-            tried.pop()
-            masks.pop()
-            if path:
-                path.pop()
-                undo()
-                game._mask = masks[-1]  # the cached legal mask of the position undone to
-            continue
-        tried[-1] = i + 1
-        action = moves[i]
-        if action == DRAW and not draws:
-            continue
-        last = _moved_to(game, action)
-        if try_play(action) is not None:  # pragma: no cover - the moves were legal here
-            raise RuntimeError(f"the solver generated an illegal move {action}")
-        key = _canonical_key(game)
-        if key in seen:
-            undo()
-            game._mask = masks[-1]
-            continue
-        seen.add(key)
-        path.append(action)
-        founded = sum(game.foundations)
-        if founded > best.founded:
-            best.offer(founded, prefix, path)
-            if founded == _TOTAL:
-                line = tuple(path)
-                _unwind(game, len(path))
-                return "solved", line, nodes
-        if collect is not None:
-            collect.append((_score(game), tuple(path)))
-        if nodes >= limit:
-            _unwind(game, len(path))
-            return "intractable", (), nodes
-        nodes += 1
-        stack.append(ordered_moves(game, last))
-        masks.append(game.legal_mask())
-        tried.append(0)
-    return "unsolvable", (), nodes
-
-
-def _unwind(game: FortyThievesGame, count: int) -> None:
-    for _ in range(count):
-        game.undo()
-
-
-def _beam(root: FortyThievesGame, width: int, max_nodes: int, best: _Best) -> tuple[tuple[int, ...] | None, int]:
-    """Phase 2: one beam search of ``width`` over the draws; ``(winning line or None, nodes)``."""
+def _beam(
+    root: FortyThievesGame, width: int, max_nodes: int, best: _Best, deadline: float | None
+) -> tuple[tuple[int, ...] | None, int, bool]:
+    """One beam search of ``width`` over the draws (``python_solver._beam`` on the numba search);
+    ``(winning line or None, nodes, out of time)``."""
     beam: list[tuple[FortyThievesGame, tuple[int, ...]]] = [(root, ())]
     nodes = 0
     while beam and nodes < max_nodes:
-        candidates: list[tuple[int, int, int, tuple[int, ...]]] = []
+        candidates: list[tuple[int, int, int, tuple[int, int], tuple[int, ...]]] = []
         for b, (game, line) in enumerate(beam):
+            if deadline is not None and time.perf_counter() >= deadline:
+                return None, nodes, True
             drawing = game.stock_pos < len(game.stock)
-            limit = min(_LOCAL_NODES if drawing else _END_NODES, max_nodes - nodes)
-            found: list[tuple[int, tuple[int, ...]]] = []
-            status, win, used = _search(game, limit, best, prefix=line, draws=False, collect=found)
+            limit = min(LOCAL_NODES if drawing else END_NODES, max_nodes - nodes)
+            status, win, used, founded, to_best, _ = depth_first(
+                game, limit, draws=False, best=best.founded, collect=drawing
+            )
             nodes += used
+            best.offer(founded, line, to_best)
             if status == "solved":
-                return line + win, nodes
+                return line + win, nodes, False
             if drawing:
-                candidates.extend((-score, len(candidates), b, moves) for score, moves in found)
+                base = len(candidates)
+                for k, (score, keys, moves) in enumerate(_candidates(_Search.get_current())):
+                    candidates.append((-score, base + k, b, keys, moves))
             if nodes >= max_nodes:
                 break
         candidates.sort()
-        keys: set[int] = set()
+        seen: set[tuple[int, int]] = set()
         next_beam: list[tuple[FortyThievesGame, tuple[int, ...]]] = []
-        for _, _, b, moves in candidates:
+        for _, _, b, keys, moves in candidates:
+            if keys in seen:
+                continue
+            seen.add(keys)
             game, line = beam[b]
             child = game.copy()
             for action in (*moves, DRAW):
                 child.play(action)
-            key = _canonical_key(child)
-            if key in keys:
-                continue
-            keys.add(key)
             next_beam.append((child, (*line, *moves, DRAW)))
             if len(next_beam) == width:
                 break
         beam = next_beam
-    return None, nodes
+    return None, nodes, False
 
 
-def _work_copy(game: FortyThievesGame) -> FortyThievesGame:
-    """A copy whose undo history is unbounded (a game with an ``undo_limit`` keeps a deque)."""
-    work = game.copy()
-    if not isinstance(work._history, list):
-        work._history = list(work._history)
-    return work
+def _replays_to_win(game: FortyThievesGame, line: tuple[int, ...]) -> bool:
+    g = game.copy()
+    return all(g.try_play(a) is None for a in line) and g.won
 
 
 def solve_fortythieves(
-    game: FortyThievesGame, *, max_nodes: int = DEFAULT_MAX_NODES, objective: str = "founded"
+    game: FortyThievesGame,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_seconds: float | None = None,
+    objective: str = "founded",
 ) -> SolveResult:
     """Search for a win from ``game``'s position with full information (stock order included).
 
-    ``max_nodes`` bounds the positions expanded; ``objective`` (``"founded"``, the only one) is
-    what ``best`` counts when no win is found.  ``game`` is not changed.
+    ``max_nodes`` bounds the positions expanded and ``max_seconds`` (``None``: no limit) the
+    time, read between slices of :data:`SLICE_NODES` positions; ``objective`` (``"founded"``,
+    the only one) is what ``best`` counts when no win is found.  ``game`` is not changed.
+    ``extra``: ``stop`` (what ended an ``intractable`` search, else ``""``) and ``stored`` (the
+    positions in the transposition table).
     """
     if objective != "founded":
         raise ValueError(f"unknown Forty Thieves objective {objective!r}; want 'founded'")
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0:
-        raise ValueError(f"max_nodes must be a whole number >= 0, got {max_nodes!r}")
+    _check_budgets(max_nodes, max_seconds)
     start = time.perf_counter()
-    work = _work_copy(game)
+    if game.won:
+        return SolveResult("solved", (), 0, TOTAL_CARDS, time.perf_counter() - start, {"stop": "", "stored": 0})
+    deadline = None if max_seconds is None else start + max_seconds
+    work = game.copy()
+    dfs_nodes = min(max_nodes, max(DFS_MIN, max_nodes // DFS_SHARE))
+    status: Status
+    status, line, nodes, founded, to_best, stop = depth_first(work, dfs_nodes, max_seconds=max_seconds)
     best = _Best(work.founded)
-    if work.won:
-        return SolveResult("solved", (), 0, _TOTAL, time.perf_counter() - start)
-    dfs_nodes = min(max_nodes, max(_DFS_MIN, max_nodes // _DFS_SHARE))
-    status, line, nodes = _search(work, dfs_nodes, best)
-    if status == "solved":
-        return SolveResult(status, line, nodes, _TOTAL, time.perf_counter() - start)
+    best.offer(founded, (), to_best)
+    extra: dict[str, object] = {"stop": stop, "stored": _stored(), "dfs_nodes": nodes}
     if status == "unsolvable":
-        return SolveResult(status, best.line, nodes, best.founded, time.perf_counter() - start)
+        return SolveResult(status, best.line, nodes, best.founded, time.perf_counter() - start, extra)
     width = 0
-    while nodes < max_nodes:
-        # as wide as the budget left allows (a beam costs about _NODES_PER_WIDTH per position)
-        width = max(2 * width, _BEAM_WIDTH, (max_nodes - nodes) // _NODES_PER_WIDTH)
-        win, used = _beam(work, width, max_nodes - nodes, best)
+    out_of_time = stop == "seconds"
+    while status != "solved" and nodes < max_nodes and not out_of_time:
+        # as wide as the budget left allows (a beam costs about NODES_PER_WIDTH per position)
+        width = max(2 * width, BEAM_WIDTH, (max_nodes - nodes) // NODES_PER_WIDTH)
+        win, used, out_of_time = _beam(work, width, max_nodes - nodes, best, deadline)
         nodes += used
         if win is not None:
-            return SolveResult("solved", win, nodes, _TOTAL, time.perf_counter() - start)
-    return SolveResult("intractable", best.line, nodes, best.founded, time.perf_counter() - start)
+            status, line = "solved", win
+    extra["beam_width"] = width
+    seconds = time.perf_counter() - start
+    if status == "solved":
+        if not _replays_to_win(game, line):  # pragma: no cover - a bug, never a verdict
+            raise RuntimeError("the Forty Thieves solver found a line that does not win")
+        extra["stop"] = ""
+        return SolveResult("solved", line, nodes, TOTAL_CARDS, seconds, extra)
+    extra["stop"] = "seconds" if out_of_time else "nodes"
+    return SolveResult("intractable", best.line, nodes, best.founded, seconds, extra)
+
+
+def _stored() -> int:
+    arrays = _Search.arrays
+    return 0 if arrays is None else int(arrays.sc[K.S_COUNT])

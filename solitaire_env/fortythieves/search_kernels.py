@@ -1,0 +1,589 @@
+"""The numba depth-first search of the Forty Thieves solver (:mod:`solitaire_env.fortythieves.solver`).
+
+One search lives in a :class:`SearchArrays` (numpy arrays, allocated once per process and
+reused): the position (columns, waste, stock, foundations, the top-card tables), its two
+64-bit canonical keys kept up to date move by move, the stack of the depth-first search (per
+depth: the ordered moves, how many were tried, the move played and the foundation it used)
+and a transposition table.  :func:`dfs` runs the search for a slice of nodes and returns a
+status; the Python side checks the clock and the budgets between slices and resumes the same
+arrays, so no work is lost when a slice ends.
+
+The rules come from :mod:`solitaire_env.fortythieves.kernels` (``source_dests``, ``is_safe``,
+``foundation_for``, ``foundation_card``, ``PARENT_ARRAY``): the numba twins of the rules core,
+checked against it by ``tests/fortythieves/test_fortythieves_kernels.py``.  Nothing here is a
+new copy of a rule; what is here is the search: the move order and the prunings, each the
+numba twin of :func:`solitaire_env.fortythieves.solver.ordered_moves` (the tests run both on
+thousands of positions and compare the move lists).
+
+Canonical key (ignores the order of the columns and of a suit's two foundations)
+-------------------------------------------------------------------------------
+Column ``j`` holding ``c_0 .. c_{h-1}`` (bottom first) has the hash ``ch[j] = sum_d Z[d, c_d]``
+(mod 2**64), updated by one addition per push or pop.  The columns together give
+``sum_j mix(ch[j])``, ``mix`` the SplitMix64 finaliser: a sum does not depend on the order of the
+columns, and ``mix`` (a bijection with ``mix(0) = 0``, so an empty column adds nothing) keeps
+which cards share a column (a plain sum of ``ch`` would not), and a sum rather than an xor
+keeps two equal columns from cancelling (two decks allow them).  The waste adds
+``sum_d ZW[d, w_d]`` and the stock position ``ZS[pos]``.  The foundations need no term: every
+card is in a column, the waste, the stock after ``pos`` or on a foundation, so the rest fixes
+how many copies of each card are founded, and those counts fix the pair of a suit's pile
+heights up to their order (docs/fortythieves_solver_design.md, Lemma 1).  Two such keys from
+independent tables are stored and compared (128 bits), so a false match (a wrong pruning) has
+a chance of about ``N**2 / 2**129`` for ``N`` stored positions.
+
+Table: open addressing with linear probing over ``(key1, key2, stamp)`` arrays; an entry of an
+older stamp counts as free, so a new search clears nothing.  When it is 70 % full :func:`dfs`
+returns :data:`TABLE_FULL` before it expands anything more, and the caller moves the entries to
+a table four times the size (:func:`grow_table`) and resumes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solitaire_env.common.deals import SplitMix64
+from solitaire_env.fortythieves.kernels import (
+    PARENT_ARRAY,
+    foundation_card,
+    foundation_for,
+    is_safe,
+    source_dests,
+)
+from solitaire_env.fortythieves.rules import (
+    DRAW,
+    FIRST_FOUNDATION_SRC,
+    FOUNDATION,
+    MAX_COLUMN,
+    NUM_COLUMNS,
+    NUM_DESTS,
+    NUM_FOUNDATIONS,
+    NUM_SOURCES,
+    PARTNER,
+    STOCK_SIZE,
+    TOTAL_CARDS,
+    WASTE,
+)
+
+#: Deepest search line (moves); a search that would go deeper ends as :data:`DEPTH_CAP`.
+MAX_DEPTH = 1 << 16
+#: Moves one position can have after the prunings, at most (11 column or waste tops with at
+#: most 4 destinations each, 8 foundation tops with at most 3, the draw), with room to spare.
+MAX_MOVES = 96
+
+#: Positions one search with ``collect`` may record (the beam's local searches expand at most
+#: 500 positions, so their lines are at most 500 moves long).
+MAX_COLLECT = 512
+#: Beam score weights (``python_solver._score``): per card founded, per blocker, per empty
+#: column, per waste card.
+W_FOUNDED, W_BLOCKER, W_EMPTY, W_WASTE = 100, 60, 30, 2
+
+#: Status codes of :func:`dfs`.
+RUNNING, SOLVED, EXHAUSTED, NODE_LIMIT, TABLE_FULL, DEPTH_CAP = 0, 1, 2, 3, 4, 5
+
+#: Slots of the scalar array ``sc``.
+(S_WLEN, S_POS, S_NSTOCK, S_EMPTY, S_DEPTH, S_NODES, S_FOUNDED, S_BEST, S_BEST_LEN, S_COUNT, S_STAMP, S_NCAND) = range(
+    12
+)
+NUM_SCALARS = 12
+
+#: ``_FOUNDED + card``: where a card just founded lies (the ``last`` of the move order).
+_FOUNDED = 100
+#: Move keys (lower first), as in ``solver.ordered_moves``.
+K_WASTE_FOUNDATION, K_COLUMN_FOUNDATION, K_LONE_TO_BUILD, K_WASTE_TO_BUILD = 100, 110, 200, 300
+K_TO_BUILD, K_DRAW, K_WASTE_TO_EMPTY, K_TO_EMPTY, K_NATURAL_TO_EMPTY, K_NATURAL_TO_BUILD = 400, 500, 600, 700, 800, 900
+K_RETURN = 1000
+
+PARTNER_ARRAY = np.array(PARTNER, dtype=np.int64)
+
+
+def _zobrist(seed: int, shape: tuple[int, ...]) -> np.ndarray:
+    rng = SplitMix64(seed)
+    return np.array([rng.next64() for _ in range(int(np.prod(shape)))], dtype=np.uint64).reshape(shape)
+
+
+#: Zobrist tables of the two keys: column depth x card, waste depth x card, stock position.
+Z_COLUMN = np.stack([_zobrist(0xC01, (MAX_COLUMN, 52)), _zobrist(0xC02, (MAX_COLUMN, 52))])
+Z_WASTE = np.stack([_zobrist(0xA51, (STOCK_SIZE, 52)), _zobrist(0xA52, (STOCK_SIZE, 52))])
+Z_STOCK = np.stack([_zobrist(0x5701, (STOCK_SIZE + 1,)), _zobrist(0x5702, (STOCK_SIZE + 1,))])
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def mix(x: np.uint64) -> np.uint64:
+    """The SplitMix64 finaliser: a bijection of 64-bit words with ``mix(0) == 0``."""
+    x = (x ^ (x >> np.uint64(30))) * _M1
+    x = (x ^ (x >> np.uint64(27))) * _M2
+    return x ^ (x >> np.uint64(31))
+
+
+class SearchArrays:
+    """The arrays of one search (position, keys, stack, table); see the module docstring."""
+
+    def __init__(self, table_bits: int = 16) -> None:
+        self.cols = np.zeros((NUM_COLUMNS, MAX_COLUMN), np.int64)
+        self.clen = np.zeros(NUM_COLUMNS, np.int64)
+        self.tops = np.full(NUM_COLUMNS, -1, np.int64)
+        self.topped = np.zeros(53, np.int64)
+        self.waste = np.zeros(STOCK_SIZE, np.int64)
+        self.stock = np.zeros(STOCK_SIZE, np.int64)
+        self.fnd = np.zeros(NUM_FOUNDATIONS, np.int64)
+        self.ch = np.zeros((2, NUM_COLUMNS), np.uint64)
+        self.wh = np.zeros(2, np.uint64)
+        self.sc = np.zeros(NUM_SCALARS, np.int64)
+        self.moves = np.zeros((MAX_DEPTH, MAX_MOVES), np.int16)
+        self.nmov = np.zeros(MAX_DEPTH, np.int64)
+        self.tried = np.zeros(MAX_DEPTH, np.int64)
+        self.played = np.zeros(MAX_DEPTH, np.int64)
+        self.fidx = np.zeros(MAX_DEPTH, np.int64)
+        self.best_line = np.zeros(MAX_DEPTH, np.int64)
+        self.scratch = np.zeros(MAX_MOVES, np.int64)
+        self.cand_score = np.zeros(MAX_COLLECT, np.int64)
+        self.cand_len = np.zeros(MAX_COLLECT, np.int64)
+        self.cand_moves = np.zeros((MAX_COLLECT, MAX_COLLECT), np.int16)
+        self.cand_keys = np.zeros((MAX_COLLECT, 2), np.uint64)
+        self.new_table(table_bits)
+
+    def new_table(self, bits: int) -> None:
+        self.tk = np.zeros((2, 1 << bits), np.uint64)
+        self.tst = np.zeros(1 << bits, np.uint32)
+        self.sc[S_STAMP] = 1
+        self.sc[S_COUNT] = 0
+
+    def next_stamp(self) -> None:
+        """Start a new search on the same table: every entry becomes free."""
+        if self.sc[S_STAMP] >= 2**32 - 2:
+            self.tst[:] = 0
+            self.sc[S_STAMP] = 0
+        self.sc[S_STAMP] += 1
+        self.sc[S_COUNT] = 0
+
+    def grow(self) -> None:
+        """Move the entries of this search to a table four times the size."""
+        tk, tst = np.zeros((2, 4 * self.tst.size), np.uint64), np.zeros(4 * self.tst.size, np.uint32)
+        grow_table(self.tk, self.tst, tk, tst, np.uint32(self.sc[S_STAMP]))
+        self.tk, self.tst = tk, tst
+
+    def args(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the order :func:`dfs` and :func:`start` take them."""
+        return (
+            self.cols, self.clen, self.tops, self.topped, self.waste, self.stock, self.fnd, self.ch, self.wh,
+            self.sc, self.moves, self.nmov, self.tried, self.played, self.fidx, self.best_line, self.scratch,
+            self.tk, self.tst, self.cand_score, self.cand_len, self.cand_moves, self.cand_keys,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def grow_table(tk, tst, new_tk, new_tst, stamp):
+    """Copy the entries of ``stamp`` from one table into an empty, larger one."""
+    mask = np.uint64(new_tst.size - 1)
+    for i in range(tst.size):
+        if tst[i] == stamp:
+            h = tk[0, i] & mask
+            while new_tst[h] == stamp:
+                h = (h + np.uint64(1)) & mask
+            new_tk[0, h] = tk[0, i]
+            new_tk[1, h] = tk[1, i]
+            new_tst[h] = stamp
+
+
+@njit(cache=True, inline="always")
+def _retop(j, cols, clen, tops, topped, sc):
+    old = tops[j]
+    if old >= 0:
+        topped[old] &= ~(1 << j)
+    n = clen[j]
+    if n:
+        new = cols[j, n - 1]
+        tops[j] = new
+        topped[new] |= 1 << j
+        sc[S_EMPTY] &= ~(1 << j)
+    else:
+        tops[j] = -1
+        sc[S_EMPTY] |= 1 << j
+
+
+@njit(cache=True)
+def position_keys(clen, ch, wh, sc):
+    """The two canonical keys of the position (see the module docstring)."""
+    k1 = wh[0] + Z_STOCK[0, sc[S_POS]]
+    k2 = wh[1] + Z_STOCK[1, sc[S_POS]]
+    for j in range(NUM_COLUMNS):
+        if clen[j]:
+            k1 += mix(ch[0, j])
+            k2 += mix(ch[1, j])
+    return k1, k2
+
+
+@njit(cache=True)
+def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
+    """Play the legal action ``a``; returns the foundation it founded on or took from, else -1."""
+    f = -1
+    if a == DRAW:
+        pos = sc[S_POS]
+        card = stock[pos]
+        n = sc[S_WLEN]
+        waste[n] = card
+        wh[0] += Z_WASTE[0, n, card]
+        wh[1] += Z_WASTE[1, n, card]
+        sc[S_WLEN] = n + 1
+        sc[S_POS] = pos + 1
+        return f
+    src = a // NUM_DESTS
+    dst = a - src * NUM_DESTS
+    if src < NUM_COLUMNS:
+        n = clen[src] - 1
+        card = cols[src, n]
+        clen[src] = n
+        ch[0, src] -= Z_COLUMN[0, n, card]
+        ch[1, src] -= Z_COLUMN[1, n, card]
+        _retop(src, cols, clen, tops, topped, sc)
+    elif src == WASTE:
+        n = sc[S_WLEN] - 1
+        card = waste[n]
+        sc[S_WLEN] = n
+        wh[0] -= Z_WASTE[0, n, card]
+        wh[1] -= Z_WASTE[1, n, card]
+    else:
+        f = src - FIRST_FOUNDATION_SRC
+        card = foundation_card(f, fnd[f])
+        fnd[f] -= 1
+        sc[S_FOUNDED] -= 1
+    if dst == FOUNDATION:
+        f = foundation_for(fnd, card)
+        fnd[f] += 1
+        sc[S_FOUNDED] += 1
+    else:
+        n = clen[dst]
+        cols[dst, n] = card
+        clen[dst] = n + 1
+        ch[0, dst] += Z_COLUMN[0, n, card]
+        ch[1, dst] += Z_COLUMN[1, n, card]
+        _retop(dst, cols, clen, tops, topped, sc)
+    return f
+
+
+@njit(cache=True)
+def undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
+    """Take back the action ``a`` that :func:`play` played (``f``: what it returned)."""
+    if a == DRAW:
+        n = sc[S_WLEN] - 1
+        card = waste[n]
+        wh[0] -= Z_WASTE[0, n, card]
+        wh[1] -= Z_WASTE[1, n, card]
+        sc[S_WLEN] = n
+        sc[S_POS] -= 1
+        return
+    src = a // NUM_DESTS
+    dst = a - src * NUM_DESTS
+    if dst == FOUNDATION:
+        card = foundation_card(f, fnd[f])
+        fnd[f] -= 1
+        sc[S_FOUNDED] -= 1
+    else:
+        n = clen[dst] - 1
+        card = cols[dst, n]
+        clen[dst] = n
+        ch[0, dst] -= Z_COLUMN[0, n, card]
+        ch[1, dst] -= Z_COLUMN[1, n, card]
+        _retop(dst, cols, clen, tops, topped, sc)
+    if src < NUM_COLUMNS:
+        n = clen[src]
+        cols[src, n] = card
+        clen[src] = n + 1
+        ch[0, src] += Z_COLUMN[0, n, card]
+        ch[1, src] += Z_COLUMN[1, n, card]
+        _retop(src, cols, clen, tops, topped, sc)
+    elif src == WASTE:
+        n = sc[S_WLEN]
+        waste[n] = card
+        wh[0] += Z_WASTE[0, n, card]
+        wh[1] += Z_WASTE[1, n, card]
+        sc[S_WLEN] = n + 1
+    else:
+        fnd[src - FIRST_FOUNDATION_SRC] += 1
+        sc[S_FOUNDED] += 1
+
+
+@njit(cache=True, inline="always")
+def _uncover_key(cols, clen, fnd, j):
+    """How good the card under column ``j``'s top is to uncover: 0 when it can be founded (or the
+    column empties), else 1 + its rank."""
+    n = clen[j]
+    if n < 2:
+        return 0
+    under = cols[j, n - 2]
+    if foundation_for(fnd, under) >= 0:
+        return 0
+    return 1 + under % 13
+
+
+@njit(cache=True)
+def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, out, scratch):
+    """The search's moves from the position into ``out``, best first, without the pruned ones;
+    returns how many.  The numba twin of ``solver.ordered_moves`` (same moves, same order)."""
+    empty = sc[S_EMPTY]
+    first_empty = -1
+    if empty:
+        low = empty & -empty
+        first_empty = 0
+        while low > 1:
+            low >>= 1
+            first_empty += 1
+    n = 0
+    for src in range(NUM_SOURCES):
+        if src < NUM_COLUMNS:
+            h = clen[src]
+            if h == 0:
+                continue
+            card = cols[src, h - 1]
+        elif src == WASTE:
+            h = sc[S_WLEN]
+            if h == 0:
+                continue
+            card = waste[h - 1]
+        else:
+            if not foundation_return:
+                break
+            f = src - FIRST_FOUNDATION_SRC
+            h = fnd[f]
+            if h == 0:
+                continue
+            card = foundation_card(f, h)
+        dests = source_dests(src, card, empty, topped[PARENT_ARRAY[card]], fnd)
+        for dst in range(NUM_DESTS):
+            if not dests >> dst & 1:
+                continue
+            action = src * NUM_DESTS + dst
+            if src >= FIRST_FOUNDATION_SRC:
+                if fnd[PARTNER_ARRAY[f]] >= h - 1:
+                    continue  # dominated return
+                if clen[dst] == 0 and dst != first_empty:
+                    continue
+                if card == last - _FOUNDED:
+                    continue  # the card just founded (or its twin)
+                scratch[n] = (K_RETURN + h) * 256 + action
+                n += 1
+                continue
+            if src == last:
+                continue  # the card just moved there
+            if dst == FOUNDATION:
+                if is_safe(fnd, card):
+                    out[0] = action
+                    return 1
+                if src == WASTE:
+                    scratch[n] = K_WASTE_FOUNDATION * 256 + action
+                else:
+                    scratch[n] = (K_COLUMN_FOUNDATION + _uncover_key(cols, clen, fnd, src)) * 256 + action
+                n += 1
+                continue
+            empty_dst = clen[dst] == 0
+            if empty_dst and dst != first_empty:
+                continue
+            if src == WASTE:
+                scratch[n] = (K_WASTE_TO_EMPTY if empty_dst else K_WASTE_TO_BUILD) * 256 + action
+                n += 1
+                continue
+            if h == 1:
+                if empty_dst:
+                    continue  # a lone card to an empty column: the same position
+                scratch[n] = K_LONE_TO_BUILD * 256 + action
+                n += 1
+                continue
+            natural = cols[src, h - 2] == card + 1
+            if empty_dst:
+                key = K_NATURAL_TO_EMPTY if natural else K_TO_EMPTY + _uncover_key(cols, clen, fnd, src)
+            elif natural:
+                key = K_NATURAL_TO_BUILD + _uncover_key(cols, clen, fnd, src)
+            else:
+                key = K_TO_BUILD + _uncover_key(cols, clen, fnd, src)
+            scratch[n] = key * 256 + action
+            n += 1
+    if sc[S_POS] < sc[S_NSTOCK]:
+        scratch[n] = K_DRAW * 256 + DRAW
+        n += 1
+    for i in range(1, n):  # insertion sort by (key, action)
+        x = scratch[i]
+        k = i - 1
+        while k >= 0 and scratch[k] > x:
+            scratch[k + 1] = scratch[k]
+            k -= 1
+        scratch[k + 1] = x
+    for i in range(n):
+        out[i] = scratch[i] & 255
+    return n
+
+
+@njit(cache=True, inline="always")
+def _moved_to(a, cols, clen, waste, sc):
+    """Where the card ``a`` moves will lie (the ``last`` of the move order), before playing ``a``."""
+    if a == DRAW:
+        return -1
+    src = a // NUM_DESTS
+    dst = a - src * NUM_DESTS
+    if dst != FOUNDATION:
+        return dst
+    if src < NUM_COLUMNS:
+        return _FOUNDED + cols[src, clen[src] - 1]
+    return _FOUNDED + waste[sc[S_WLEN] - 1]
+
+
+@njit(cache=True)
+def _insert(tk, tst, sc, k1, k2):
+    """Insert the keys; ``True`` when they were already in the table."""
+    stamp = np.uint32(sc[S_STAMP])
+    mask = np.uint64(tst.size - 1)
+    h = k1 & mask
+    while tst[h] == stamp:
+        if tk[0, h] == k1 and tk[1, h] == k2:
+            return True
+        h = (h + np.uint64(1)) & mask
+    tk[0, h] = k1
+    tk[1, h] = k2
+    tst[h] = stamp
+    sc[S_COUNT] += 1
+    return False
+
+
+@njit(cache=True)
+def score(cols, clen, waste, sc):
+    """The beam's score of the position (``python_solver._score``): 100 per card founded, -60
+    per blocker (a card in a column or the waste above a lower card of its suit), +30 per empty
+    column, -2 per waste card."""
+    blockers = 0
+    empty = 0
+    for j in range(NUM_COLUMNS + 1):
+        n = clen[j] if j < NUM_COLUMNS else sc[S_WLEN]
+        if n < 2:
+            if n == 0 and j < NUM_COLUMNS:
+                empty += 1
+            continue
+        lowest = 0xDDDD  # lowest rank (0..12, 13 = none yet) of each suit so far, 4 bits a suit
+        for d in range(n):
+            c = cols[j, d] if j < NUM_COLUMNS else waste[d]
+            shift = 4 * (c // 13)
+            r = c % 13
+            if (lowest >> shift) & 15 < r:
+                blockers += 1
+            else:
+                lowest = (lowest & ~(15 << shift)) | (r << shift)
+    return W_FOUNDED * sc[S_FOUNDED] - W_BLOCKER * blockers + W_EMPTY * empty - W_WASTE * sc[S_WLEN]
+
+
+@njit(cache=True, inline="always")
+def _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand_moves, cand_keys):
+    k = sc[S_NCAND]
+    if k < MAX_COLLECT and d < MAX_COLLECT:
+        cand_score[k] = score(cols, clen, waste, sc)
+        cand_len[k] = d
+        cand_moves[k, :d] = played[:d]
+        cand_keys[k, 0] = k1
+        cand_keys[k, 1] = k2
+        sc[S_NCAND] = k + 1
+
+
+@njit(cache=True)
+def start(
+    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
+    tk, tst, cand_score, cand_len, cand_moves, cand_keys, foundation_return, best, collect,
+):  # fmt: skip
+    """Set up a search from the position in ``cols``/``clen``/``waste``/``stock``/``fnd`` and
+    ``sc[S_WLEN]``, ``sc[S_POS]``, ``sc[S_NSTOCK]`` (the rest is derived here): the keys, the top
+    tables, the root in the table and its moves.  One node (the root) is counted.  ``best``: the
+    most cards founded seen so far (a line is kept only for positions above it); with
+    ``collect`` every position entered (the root first) is recorded with its score, line and
+    keys in the ``cand_*`` arrays (:data:`MAX_COLLECT` at most)."""
+    topped[:] = 0
+    tops[:] = -1
+    sc[S_EMPTY] = 0
+    ch[:] = 0
+    wh[:] = 0
+    for j in range(NUM_COLUMNS):
+        for d in range(clen[j]):
+            ch[0, j] += Z_COLUMN[0, d, cols[j, d]]
+            ch[1, j] += Z_COLUMN[1, d, cols[j, d]]
+        _retop(j, cols, clen, tops, topped, sc)
+    for d in range(sc[S_WLEN]):
+        wh[0] += Z_WASTE[0, d, waste[d]]
+        wh[1] += Z_WASTE[1, d, waste[d]]
+    founded = 0
+    for f in range(NUM_FOUNDATIONS):
+        founded += fnd[f]
+    sc[S_FOUNDED] = founded
+    sc[S_BEST] = best
+    sc[S_BEST_LEN] = 0
+    sc[S_DEPTH] = 0
+    sc[S_NODES] = 1
+    sc[S_NCAND] = 0
+    k1, k2 = position_keys(clen, ch, wh, sc)
+    _insert(tk, tst, sc, k1, k2)
+    if collect:
+        _record(cols, clen, waste, sc, played, 0, k1, k2, cand_score, cand_len, cand_moves, cand_keys)
+    nmov[0] = ordered_moves(cols, clen, topped, waste, fnd, sc, -1, foundation_return, moves[0], scratch)
+    tried[0] = 0
+
+
+@njit(cache=True)
+def dfs(
+    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
+    tk, tst, cand_score, cand_len, cand_moves, cand_keys, foundation_return, draws, limit, slice_nodes, collect,
+):  # fmt: skip
+    """Run the depth-first search (set up by :func:`start`, or resumed) until it ends or has
+    expanded ``slice_nodes`` more positions; returns a status code.
+
+    The twin of ``python_solver._search``: a position already in the table is not entered again; the
+    best line (most cards founded) is kept in ``best_line[:sc[S_BEST_LEN]]``; :data:`NODE_LIMIT`
+    when ``limit`` positions were expanded; without ``draws`` the draw is never played; with ``collect`` every
+    position entered is recorded (see :func:`start`).  After
+    :data:`SOLVED` the winning line is ``played[:sc[S_DEPTH]]``.
+    """
+    fill = tst.size * 7 // 10
+    stop = sc[S_NODES] + slice_nodes
+    d = sc[S_DEPTH]
+    while True:
+        if sc[S_COUNT] >= fill:
+            sc[S_DEPTH] = d
+            return TABLE_FULL
+        if tried[d] == nmov[d]:
+            if d == 0:
+                sc[S_DEPTH] = d
+                return EXHAUSTED
+            d -= 1
+            undo(played[d], fidx[d], cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
+            continue
+        a = moves[d, tried[d]]
+        tried[d] += 1
+        if a == DRAW and not draws:
+            continue
+        last = _moved_to(a, cols, clen, waste, sc)
+        f = play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
+        k1, k2 = position_keys(clen, ch, wh, sc)
+        if _insert(tk, tst, sc, k1, k2):
+            undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
+            continue
+        played[d] = a
+        fidx[d] = f
+        d += 1
+        founded = sc[S_FOUNDED]
+        if founded > sc[S_BEST]:
+            sc[S_BEST] = founded
+            best_line[:d] = played[:d]
+            sc[S_BEST_LEN] = d
+            if founded == TOTAL_CARDS:
+                sc[S_DEPTH] = d
+                return SOLVED
+        if collect:
+            _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand_moves, cand_keys)
+        if sc[S_NODES] >= limit:
+            sc[S_DEPTH] = d
+            return NODE_LIMIT
+        sc[S_NODES] += 1
+        if d >= MAX_DEPTH - 1:
+            sc[S_DEPTH] = d
+            return DEPTH_CAP
+        nmov[d] = ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, moves[d], scratch)
+        tried[d] = 0
+        if sc[S_NODES] >= stop:
+            sc[S_DEPTH] = d
+            return RUNNING
