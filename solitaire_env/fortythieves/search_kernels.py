@@ -94,6 +94,9 @@ K_TO_BUILD, K_DRAW, K_WASTE_TO_EMPTY, K_TO_EMPTY, K_NATURAL_TO_EMPTY, K_NATURAL_
 K_RETURN = 1000
 
 PARTNER_ARRAY = np.array(PARTNER, dtype=np.int64)
+#: ``4 * suit`` and rank (0 = ace) of each card id, for the beam score's 4-bit suit fields.
+SUIT_SHIFT = np.array([4 * (c // 13) for c in range(52)], dtype=np.int64)
+RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
 
 
 def _zobrist(seed: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -106,6 +109,8 @@ Z_COLUMN = np.stack([_zobrist(0xC01, (MAX_COLUMN, 52)), _zobrist(0xC02, (MAX_COL
 Z_WASTE = np.stack([_zobrist(0xA51, (STOCK_SIZE, 52)), _zobrist(0xA52, (STOCK_SIZE, 52))])
 Z_STOCK = np.stack([_zobrist(0x5701, (STOCK_SIZE + 1,)), _zobrist(0x5702, (STOCK_SIZE + 1,))])
 
+_LOW32 = np.uint64(0xFFFFFFFF)
+_HIGH32 = np.uint64(0xFFFFFFFF00000000)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
@@ -129,8 +134,8 @@ class SearchArrays:
         self.waste = np.zeros(STOCK_SIZE, np.int64)
         self.stock = np.zeros(STOCK_SIZE, np.int64)
         self.fnd = np.zeros(NUM_FOUNDATIONS, np.int64)
-        self.ch = np.zeros((2, NUM_COLUMNS), np.uint64)
-        self.wh = np.zeros(2, np.uint64)
+        self.ch = np.zeros((4, NUM_COLUMNS), np.uint64)  # per column: 2 raw hashes, then their mix()
+        self.wh = np.zeros(4, np.uint64)  # the waste's 2 hashes, then the sums of the columns' mixes
         self.sc = np.zeros(NUM_SCALARS, np.int64)
         self.moves = np.zeros((MAX_DEPTH, MAX_MOVES), np.int16)
         self.nmov = np.zeros(MAX_DEPTH, np.int64)
@@ -146,46 +151,44 @@ class SearchArrays:
         self.new_table(table_bits)
 
     def new_table(self, bits: int) -> None:
-        self.tk = np.zeros((2, 1 << bits), np.uint64)
-        self.tst = np.zeros(1 << bits, np.uint32)
+        self.table = np.zeros((1 << bits, 2), np.uint64)
         self.sc[S_STAMP] = 1
         self.sc[S_COUNT] = 0
 
     def next_stamp(self) -> None:
         """Start a new search on the same table: every entry becomes free."""
         if self.sc[S_STAMP] >= 2**32 - 2:
-            self.tst[:] = 0
+            self.table[:, 1] = 0
             self.sc[S_STAMP] = 0
         self.sc[S_STAMP] += 1
         self.sc[S_COUNT] = 0
 
     def grow(self) -> None:
         """Move the entries of this search to a table four times the size."""
-        tk, tst = np.zeros((2, 4 * self.tst.size), np.uint64), np.zeros(4 * self.tst.size, np.uint32)
-        grow_table(self.tk, self.tst, tk, tst, np.uint32(self.sc[S_STAMP]))
-        self.tk, self.tst = tk, tst
+        table = np.zeros((4 * self.table.shape[0], 2), np.uint64)
+        grow_table(self.table, table, np.uint64(self.sc[S_STAMP]))
+        self.table = table
 
     def args(self) -> tuple[np.ndarray, ...]:
         """The arrays in the order :func:`dfs` and :func:`start` take them."""
         return (
             self.cols, self.clen, self.tops, self.topped, self.waste, self.stock, self.fnd, self.ch, self.wh,
             self.sc, self.moves, self.nmov, self.tried, self.played, self.fidx, self.best_line, self.scratch,
-            self.tk, self.tst, self.cand_score, self.cand_len, self.cand_moves, self.cand_keys,
+            self.table, self.cand_score, self.cand_len, self.cand_moves, self.cand_keys,
         )  # fmt: skip
 
 
 @njit(cache=True)
-def grow_table(tk, tst, new_tk, new_tst, stamp):
+def grow_table(table, new_table, stamp):
     """Copy the entries of ``stamp`` from one table into an empty, larger one."""
-    mask = np.uint64(new_tst.size - 1)
-    for i in range(tst.size):
-        if tst[i] == stamp:
-            h = tk[0, i] & mask
-            while new_tst[h] == stamp:
+    mask = np.uint64(new_table.shape[0] - 1)
+    for i in range(table.shape[0]):
+        if table[i, 1] & _LOW32 == stamp:
+            h = table[i, 0] & mask
+            while new_table[h, 1] & _LOW32 == stamp:
                 h = (h + np.uint64(1)) & mask
-            new_tk[0, h] = tk[0, i]
-            new_tk[1, h] = tk[1, i]
-            new_tst[h] = stamp
+            new_table[h, 0] = table[i, 0]
+            new_table[h, 1] = table[i, 1]
 
 
 @njit(cache=True, inline="always")
@@ -206,14 +209,24 @@ def _retop(j, cols, clen, tops, topped, sc):
 
 @njit(cache=True)
 def position_keys(clen, ch, wh, sc):
-    """The two canonical keys of the position (see the module docstring)."""
-    k1 = wh[0] + Z_STOCK[0, sc[S_POS]]
-    k2 = wh[1] + Z_STOCK[1, sc[S_POS]]
-    for j in range(NUM_COLUMNS):
-        if clen[j]:
-            k1 += mix(ch[0, j])
-            k2 += mix(ch[1, j])
-    return k1, k2
+    """The two canonical keys of the position (see the module docstring); the sums of the
+    columns' mixed hashes are kept up to date by :func:`play` and :func:`undo` in ``wh[2:]``."""
+    pos = sc[S_POS]
+    return wh[0] + Z_STOCK[0, pos] + wh[2], wh[1] + Z_STOCK[1, pos] + wh[3]
+
+
+@njit(cache=True, inline="always")
+def _column_hash(ch, wh, j, n, card, sign):
+    """Column ``j`` gains (``sign`` 1) or loses (-1) ``card`` at depth ``n``: update its two
+    hashes, their mixes and the sums of the mixes."""
+    for k in range(2):
+        if sign > 0:
+            ch[k, j] += Z_COLUMN[k, n, card]
+        else:
+            ch[k, j] -= Z_COLUMN[k, n, card]
+        m = mix(ch[k, j])
+        wh[2 + k] += m - ch[2 + k, j]
+        ch[2 + k, j] = m
 
 
 @njit(cache=True)
@@ -236,8 +249,7 @@ def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         n = clen[src] - 1
         card = cols[src, n]
         clen[src] = n
-        ch[0, src] -= Z_COLUMN[0, n, card]
-        ch[1, src] -= Z_COLUMN[1, n, card]
+        _column_hash(ch, wh, src, n, card, -1)
         _retop(src, cols, clen, tops, topped, sc)
     elif src == WASTE:
         n = sc[S_WLEN] - 1
@@ -258,8 +270,7 @@ def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         n = clen[dst]
         cols[dst, n] = card
         clen[dst] = n + 1
-        ch[0, dst] += Z_COLUMN[0, n, card]
-        ch[1, dst] += Z_COLUMN[1, n, card]
+        _column_hash(ch, wh, dst, n, card, 1)
         _retop(dst, cols, clen, tops, topped, sc)
     return f
 
@@ -285,15 +296,13 @@ def undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         n = clen[dst] - 1
         card = cols[dst, n]
         clen[dst] = n
-        ch[0, dst] -= Z_COLUMN[0, n, card]
-        ch[1, dst] -= Z_COLUMN[1, n, card]
+        _column_hash(ch, wh, dst, n, card, -1)
         _retop(dst, cols, clen, tops, topped, sc)
     if src < NUM_COLUMNS:
         n = clen[src]
         cols[src, n] = card
         clen[src] = n + 1
-        ch[0, src] += Z_COLUMN[0, n, card]
-        ch[1, src] += Z_COLUMN[1, n, card]
+        _column_hash(ch, wh, src, n, card, 1)
         _retop(src, cols, clen, tops, topped, sc)
     elif src == WASTE:
         n = sc[S_WLEN]
@@ -430,18 +439,30 @@ def _moved_to(a, cols, clen, waste, sc):
 
 
 @njit(cache=True)
-def _insert(tk, tst, sc, k1, k2):
-    """Insert the keys; ``True`` when they were already in the table."""
-    stamp = np.uint32(sc[S_STAMP])
-    mask = np.uint64(tst.size - 1)
+def new_stamp(table, sc):
+    """Start a new search on the table from numba (as ``SearchArrays.next_stamp``)."""
+    if sc[S_STAMP] >= 2**32 - 2:
+        table[:, 1] = 0
+        sc[S_STAMP] = 0
+    sc[S_STAMP] += 1
+    sc[S_COUNT] = 0
+
+
+@njit(cache=True)
+def _insert(table, sc, k1, k2):
+    """Insert the keys; ``True`` when they were already in the table.  An entry is ``key1`` and
+    the high 32 bits of ``key2`` above the search's stamp (an entry of another stamp is free):
+    96 bits of key compared, one 16-byte entry read per probe."""
+    stamp = np.uint64(sc[S_STAMP])
+    check = (k2 & _HIGH32) | stamp
+    mask = np.uint64(table.shape[0] - 1)
     h = k1 & mask
-    while tst[h] == stamp:
-        if tk[0, h] == k1 and tk[1, h] == k2:
+    while table[h, 1] & _LOW32 == stamp:
+        if table[h, 0] == k1 and table[h, 1] == check:
             return True
         h = (h + np.uint64(1)) & mask
-    tk[0, h] = k1
-    tk[1, h] = k2
-    tst[h] = stamp
+    table[h, 0] = k1
+    table[h, 1] = check
     sc[S_COUNT] += 1
     return False
 
@@ -462,8 +483,8 @@ def score(cols, clen, waste, sc):
         lowest = 0xDDDD  # lowest rank (0..12, 13 = none yet) of each suit so far, 4 bits a suit
         for d in range(n):
             c = cols[j, d] if j < NUM_COLUMNS else waste[d]
-            shift = 4 * (c // 13)
-            r = c % 13
+            shift = SUIT_SHIFT[c]
+            r = RANK_OF[c]
             if (lowest >> shift) & 15 < r:
                 blockers += 1
             else:
@@ -484,16 +505,9 @@ def _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand
 
 
 @njit(cache=True)
-def start(
-    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    tk, tst, cand_score, cand_len, cand_moves, cand_keys, foundation_return, best, collect,
-):  # fmt: skip
-    """Set up a search from the position in ``cols``/``clen``/``waste``/``stock``/``fnd`` and
-    ``sc[S_WLEN]``, ``sc[S_POS]``, ``sc[S_NSTOCK]`` (the rest is derived here): the keys, the top
-    tables, the root in the table and its moves.  One node (the root) is counted.  ``best``: the
-    most cards founded seen so far (a line is kept only for positions above it); with
-    ``collect`` every position entered (the root first) is recorded with its score, line and
-    keys in the ``cand_*`` arrays (:data:`MAX_COLLECT` at most)."""
+def derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc):
+    """Make the top tables, the empty-column mask, the hashes and the founded count from the
+    position in ``cols``/``clen``/``waste``/``fnd`` and ``sc[S_WLEN]``."""
     topped[:] = 0
     tops[:] = -1
     sc[S_EMPTY] = 0
@@ -503,6 +517,9 @@ def start(
         for d in range(clen[j]):
             ch[0, j] += Z_COLUMN[0, d, cols[j, d]]
             ch[1, j] += Z_COLUMN[1, d, cols[j, d]]
+        for k in range(2):
+            ch[2 + k, j] = mix(ch[k, j])
+            wh[2 + k] += ch[2 + k, j]
         _retop(j, cols, clen, tops, topped, sc)
     for d in range(sc[S_WLEN]):
         wh[0] += Z_WASTE[0, d, waste[d]]
@@ -511,13 +528,27 @@ def start(
     for f in range(NUM_FOUNDATIONS):
         founded += fnd[f]
     sc[S_FOUNDED] = founded
+
+
+@njit(cache=True)
+def start(
+    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
+    table, cand_score, cand_len, cand_moves, cand_keys, foundation_return, best, collect,
+):  # fmt: skip
+    """Set up a search from the position in ``cols``/``clen``/``waste``/``stock``/``fnd`` and
+    ``sc[S_WLEN]``, ``sc[S_POS]``, ``sc[S_NSTOCK]`` (the rest is derived here): the keys, the top
+    tables, the root in the table and its moves.  One node (the root) is counted.  ``best``: the
+    most cards founded seen so far (a line is kept only for positions above it); with
+    ``collect`` every position entered (the root first) is recorded with its score, line and
+    keys in the ``cand_*`` arrays (:data:`MAX_COLLECT` at most)."""
+    derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc)
     sc[S_BEST] = best
     sc[S_BEST_LEN] = 0
     sc[S_DEPTH] = 0
     sc[S_NODES] = 1
     sc[S_NCAND] = 0
     k1, k2 = position_keys(clen, ch, wh, sc)
-    _insert(tk, tst, sc, k1, k2)
+    _insert(table, sc, k1, k2)
     if collect:
         _record(cols, clen, waste, sc, played, 0, k1, k2, cand_score, cand_len, cand_moves, cand_keys)
     nmov[0] = ordered_moves(cols, clen, topped, waste, fnd, sc, -1, foundation_return, moves[0], scratch)
@@ -527,7 +558,7 @@ def start(
 @njit(cache=True)
 def dfs(
     cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    tk, tst, cand_score, cand_len, cand_moves, cand_keys, foundation_return, draws, limit, slice_nodes, collect,
+    table, cand_score, cand_len, cand_moves, cand_keys, foundation_return, draws, limit, slice_nodes, collect,
 ):  # fmt: skip
     """Run the depth-first search (set up by :func:`start`, or resumed) until it ends or has
     expanded ``slice_nodes`` more positions; returns a status code.
@@ -538,7 +569,7 @@ def dfs(
     position entered is recorded (see :func:`start`).  After
     :data:`SOLVED` the winning line is ``played[:sc[S_DEPTH]]``.
     """
-    fill = tst.size * 7 // 10
+    fill = table.shape[0] * 7 // 10
     stop = sc[S_NODES] + slice_nodes
     d = sc[S_DEPTH]
     while True:
@@ -559,7 +590,7 @@ def dfs(
         last = _moved_to(a, cols, clen, waste, sc)
         f = play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
         k1, k2 = position_keys(clen, ch, wh, sc)
-        if _insert(tk, tst, sc, k1, k2):
+        if _insert(table, sc, k1, k2):
             undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
             continue
         played[d] = a

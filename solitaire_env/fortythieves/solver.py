@@ -36,11 +36,14 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from solitaire_env.common.result import SolveResult, Status
+from solitaire_env.fortythieves import beam_kernels as B
 from solitaire_env.fortythieves import search_kernels as K
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.python_solver import ordered_moves
-from solitaire_env.fortythieves.rules import DRAW, TOTAL_CARDS
+from solitaire_env.fortythieves.rules import TOTAL_CARDS
 
 __all__ = ["DEFAULT_MAX_NODES", "ordered_moves", "solve_fortythieves"]
 
@@ -61,6 +64,10 @@ BEAM_WIDTH = 4
 LOCAL_NODES = 50
 END_NODES = 500
 NODES_PER_WIDTH = 1500
+#: The widest beam (its two layers and candidate pool take about 25 KB per unit of width).
+MAX_WIDTH = 16384
+#: Beam positions searched per numba call between two looks at the clock.
+BEAM_CHUNK = 256
 
 _STOPS = {
     K.NODE_LIMIT: "nodes",
@@ -73,11 +80,6 @@ class _Search:
     """The process's search arrays (allocated on first use and reused by every search)."""
 
     arrays: K.SearchArrays | None = None
-
-    @classmethod
-    def get_current(cls) -> K.SearchArrays:
-        assert cls.arrays is not None
-        return cls.arrays
 
     @classmethod
     def get(cls) -> K.SearchArrays:
@@ -142,7 +144,7 @@ def depth_first(
     stop = ""
     while status == K.RUNNING:
         status = K.dfs(*sa.args(), foundation_return, draws, max_nodes, SLICE_NODES, collect)  # type: ignore[call-arg]
-        if status == K.TABLE_FULL and sa.tst.size < 1 << MAX_TABLE_BITS:
+        if status == K.TABLE_FULL and sa.table.shape[0] < 1 << MAX_TABLE_BITS:
             sa.grow()
             status = K.RUNNING
         if status == K.RUNNING and max_seconds is not None and time.perf_counter() - start >= max_seconds:
@@ -156,14 +158,6 @@ def depth_first(
     if status == K.EXHAUSTED:
         return "unsolvable", (), nodes, best, best_line, ""
     return "intractable", (), nodes, best, best_line, stop or _STOPS[status]
-
-
-def _candidates(sa: K.SearchArrays) -> list[tuple[int, tuple[int, int], tuple[int, ...]]]:
-    """The positions the last ``collect`` search entered: ``(score, keys, line)`` in the order met."""
-    n = int(sa.sc[K.S_NCAND])
-    scores, lens, keys = sa.cand_score[:n].tolist(), sa.cand_len[:n].tolist(), sa.cand_keys[:n].tolist()
-    moves = sa.cand_moves
-    return [(scores[k], (keys[k][0], keys[k][1]), tuple(moves[k, : lens[k]].tolist())) for k in range(n)]
 
 
 class _Best:
@@ -182,46 +176,44 @@ class _Best:
 def _beam(
     root: FortyThievesGame, width: int, max_nodes: int, best: _Best, deadline: float | None
 ) -> tuple[tuple[int, ...] | None, int, bool]:
-    """One beam search of ``width`` over the draws (``python_solver._beam`` on the numba search);
-    ``(winning line or None, nodes, out of time)``."""
-    beam: list[tuple[FortyThievesGame, tuple[int, ...]]] = [(root, ())]
-    nodes = 0
-    while beam and nodes < max_nodes:
-        candidates: list[tuple[int, int, int, tuple[int, int], tuple[int, ...]]] = []
-        for b, (game, line) in enumerate(beam):
+    """One beam search of ``width`` over the draws (the twin of ``python_solver._beam``, in
+    :mod:`~solitaire_env.fortythieves.beam_kernels`); ``(winning line or None, nodes, out of time)``."""
+    sa = _Search.get()
+    load_position(sa, root)
+    K.derive(sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.fnd, sa.ch, sa.wh, sa.sc)
+    layer, spare = B.Layer(width), B.Layer(width)
+    B.store(sa.cols, sa.clen, sa.waste, sa.fnd, sa.sc, *layer.args(), np.zeros(1, np.int16), 0)
+    bs = np.zeros(5, np.int64)
+    bs[B.B_BEST] = best.founded
+    best_out = np.zeros(B.MAX_LINE, np.int16)
+    win_out = np.zeros(B.MAX_LINE, np.int16)
+    pool = B.Pool(width * (LOCAL_NODES + 1), LOCAL_NODES)
+    foundation_return = root.rules.foundation_return
+    search = sa.args()
+    out_of_time = False
+    status = B.EXPANDED
+    while layer.n[0] and bs[B.B_NODES] < max_nodes:
+        n = int(layer.n[0])
+        bs[B.B_POOL] = 0
+        for b0 in range(0, n, BEAM_CHUNK):
             if deadline is not None and time.perf_counter() >= deadline:
-                return None, nodes, True
-            drawing = game.stock_pos < len(game.stock)
-            limit = min(LOCAL_NODES if drawing else END_NODES, max_nodes - nodes)
-            status, win, used, founded, to_best, _ = depth_first(
-                game, limit, draws=False, best=best.founded, collect=drawing
-            )
-            nodes += used
-            best.offer(founded, line, to_best)
-            if status == "solved":
-                return line + win, nodes, False
-            if drawing:
-                base = len(candidates)
-                for k, (score, keys, moves) in enumerate(_candidates(_Search.get_current())):
-                    candidates.append((-score, base + k, b, keys, moves))
-            if nodes >= max_nodes:
+                out_of_time = True
                 break
-        candidates.sort()
-        seen: set[tuple[int, int]] = set()
-        next_beam: list[tuple[FortyThievesGame, tuple[int, ...]]] = []
-        for _, _, b, keys, moves in candidates:
-            if keys in seen:
-                continue
-            seen.add(keys)
-            game, line = beam[b]
-            child = game.copy()
-            for action in (*moves, DRAW):
-                child.play(action)
-            next_beam.append((child, (*line, *moves, DRAW)))
-            if len(next_beam) == width:
+            status = B.expand(  # type: ignore[call-arg]
+                b0, min(n, b0 + BEAM_CHUNK), *layer.args(), *pool.args(), *search,
+                foundation_return, max_nodes, LOCAL_NODES, END_NODES, bs, best_out, win_out,
+            )  # fmt: skip
+            if status != B.EXPANDED:
                 break
-        beam = next_beam
-    return None, nodes, False
+        if status != B.EXPANDED or out_of_time:
+            break
+        B.select(width, *layer.args()[:-1], *pool.args(), bs, *spare.args(), *search[:10])  # type: ignore[call-arg]
+        layer, spare = spare, layer
+    best.offer(int(bs[B.B_BEST]), (), tuple(best_out[: bs[B.B_BEST_LEN]].tolist()))
+    nodes = int(bs[B.B_NODES])
+    if status == B.WON:
+        return tuple(win_out[: bs[B.B_WIN_LEN]].tolist()), nodes, False
+    return None, nodes, out_of_time
 
 
 def _replays_to_win(game: FortyThievesGame, line: tuple[int, ...]) -> bool:
@@ -239,7 +231,9 @@ def solve_fortythieves(
     """Search for a win from ``game``'s position with full information (stock order included).
 
     ``max_nodes`` bounds the positions expanded and ``max_seconds`` (``None``: no limit) the
-    time, read between slices of :data:`SLICE_NODES` positions; ``objective`` (``"founded"``,
+    time, read between slices of :data:`SLICE_NODES` positions (the depth-first search gets a
+    tenth of each budget, the beams the rest; with a time budget a beam's width is also sized
+    by the rate measured so far, so the search then depends on the machine's speed); ``objective`` (``"founded"``,
     the only one) is what ``best`` counts when no win is found.  ``game`` is not changed.
     ``extra``: ``stop`` (what ended an ``intractable`` search, else ``""``) and ``stored`` (the
     positions in the transposition table).
@@ -253,18 +247,24 @@ def solve_fortythieves(
     deadline = None if max_seconds is None else start + max_seconds
     work = game.copy()
     dfs_nodes = min(max_nodes, max(DFS_MIN, max_nodes // DFS_SHARE))
+    dfs_seconds = None if max_seconds is None else max_seconds / DFS_SHARE
     status: Status
-    status, line, nodes, founded, to_best, stop = depth_first(work, dfs_nodes, max_seconds=max_seconds)
+    status, line, nodes, founded, to_best, stop = depth_first(work, dfs_nodes, max_seconds=dfs_seconds)
     best = _Best(work.founded)
     best.offer(founded, (), to_best)
     extra: dict[str, object] = {"stop": stop, "stored": _stored(), "dfs_nodes": nodes}
     if status == "unsolvable":
         return SolveResult(status, best.line, nodes, best.founded, time.perf_counter() - start, extra)
     width = 0
-    out_of_time = stop == "seconds"
+    out_of_time = False
     while status != "solved" and nodes < max_nodes and not out_of_time:
-        # as wide as the budget left allows (a beam costs about NODES_PER_WIDTH per position)
-        width = max(2 * width, BEAM_WIDTH, (max_nodes - nodes) // NODES_PER_WIDTH)
+        # as wide as the budget left allows (a beam costs about NODES_PER_WIDTH per position);
+        # with a time budget, the nodes left are also estimated from the rate so far
+        left = max_nodes - nodes
+        if deadline is not None:
+            now = time.perf_counter()
+            left = min(left, int(nodes / max(now - start, 1e-6) * (deadline - now)))
+        width = min(MAX_WIDTH, max(2 * width, BEAM_WIDTH, left // NODES_PER_WIDTH))
         win, used, out_of_time = _beam(work, width, max_nodes - nodes, best, deadline)
         nodes += used
         if win is not None:
