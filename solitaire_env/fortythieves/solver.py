@@ -53,6 +53,8 @@ DEFAULT_MAX_NODES = 1_000_000
 #: up to 2**MAX_TABLE_BITS (20 bytes an entry: 2**26 entries are 1.3 GB).
 TABLE_BITS = 18
 MAX_TABLE_BITS = 26
+#: The beams' searches (at most END_NODES positions each) use a table of 2**BEAM_TABLE_BITS.
+BEAM_TABLE_BITS = 12
 #: Positions per numba call between two looks at the clock.
 SLICE_NODES = 100_000
 #: Share of the node budget for the exhaustive depth-first search (1 / DFS_SHARE), and its floor.
@@ -61,6 +63,10 @@ DFS_MIN = 1_000
 #: Beam: narrowest width, positions searched between two draws per beam position and after
 #: the last draw, nodes a beam costs per unit of width (about; to size the first beam).
 BEAM_WIDTH = 4
+#: The anytime schedule's first depth-first search (positions), and its later turns: a quarter
+#: of the positions the beam before took.
+ANYTIME_DFS_NODES = 100_000
+DFS_TURN = 4
 LOCAL_NODES = 50
 END_NODES = 500
 NODES_PER_WIDTH = 1500
@@ -77,17 +83,22 @@ _STOPS = {
 
 
 class _Search:
-    """The process's search arrays (allocated on first use and reused by every search)."""
+    """The process's search arrays (allocated on first use and reused by every search): one set
+    for the depth-first search and one for the beams' small searches, so that a depth-first
+    search can be resumed after a beam."""
 
-    arrays: K.SearchArrays | None = None
+    arrays: dict[str, K.SearchArrays] | None = None
 
     @classmethod
-    def get(cls) -> K.SearchArrays:
+    def get(cls, role: str = "dfs") -> K.SearchArrays:
         if cls.arrays is None:
-            cls.arrays = K.SearchArrays(TABLE_BITS)
+            cls.arrays = {}
+        sa = cls.arrays.get(role)
+        if sa is None:
+            sa = cls.arrays[role] = K.SearchArrays(TABLE_BITS if role == "dfs" else BEAM_TABLE_BITS)
         else:
-            cls.arrays.next_stamp()
-        return cls.arrays
+            sa.next_stamp()
+        return sa
 
 
 def load_position(sa: K.SearchArrays, game: FortyThievesGame) -> None:
@@ -160,6 +171,38 @@ def depth_first(
     return "intractable", (), nodes, best, best_line, stop or _STOPS[status]
 
 
+class _DepthFirst:
+    """A resumable depth-first search from one position (on the depth-first search's arrays;
+    another search started there ends this one)."""
+
+    def __init__(self, game: FortyThievesGame) -> None:
+        self.sa = sa = _Search.get("dfs")
+        load_position(sa, game)
+        self.foundation_return = game.rules.foundation_return
+        K.start(*sa.args(), self.foundation_return, game.founded, False)  # type: ignore[call-arg]
+        self.status = K.RUNNING
+
+    @property
+    def nodes(self) -> int:
+        return int(self.sa.sc[K.S_NODES])
+
+    def run(self, more: int, deadline: float | None) -> None:
+        """Go on for about ``more`` positions (whole slices), or until it ends or ``deadline``."""
+        sa, goal = self.sa, self.nodes + more
+        while self.status == K.RUNNING and self.nodes < goal:
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+            step = min(SLICE_NODES, goal - self.nodes)
+            self.status = K.dfs(*sa.args(), self.foundation_return, True, 2**62, step, False)  # type: ignore[call-arg]
+            if self.status == K.TABLE_FULL and sa.table.shape[0] < 1 << MAX_TABLE_BITS:
+                sa.grow()
+                self.status = K.RUNNING
+
+    def best(self) -> tuple[int, tuple[int, ...]]:
+        sc = self.sa.sc
+        return int(sc[K.S_BEST]), tuple(self.sa.best_line[: sc[K.S_BEST_LEN]].tolist())
+
+
 class _Best:
     """The line to the most cards founded seen so far."""
 
@@ -178,7 +221,7 @@ def _beam(
 ) -> tuple[tuple[int, ...] | None, int, bool]:
     """One beam search of ``width`` over the draws (the twin of ``python_solver._beam``, in
     :mod:`~solitaire_env.fortythieves.beam_kernels`); ``(winning line or None, nodes, out of time)``."""
-    sa = _Search.get()
+    sa = _Search.get("beam")
     load_position(sa, root)
     K.derive(sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.fnd, sa.ch, sa.wh, sa.sc)
     layer, spare = B.Layer(width), B.Layer(width)
@@ -231,55 +274,118 @@ def solve_fortythieves(
     """Search for a win from ``game``'s position with full information (stock order included).
 
     ``max_nodes`` bounds the positions expanded and ``max_seconds`` (``None``: no limit) the
-    time, read between slices of :data:`SLICE_NODES` positions (the depth-first search gets a
-    tenth of each budget, the beams the rest; with a time budget a beam's width is also sized
-    by the rate measured so far, so the search then depends on the machine's speed); ``objective`` (``"founded"``,
-    the only one) is what ``best`` counts when no win is found.  ``game`` is not changed.
-    ``extra``: ``stop`` (what ended an ``intractable`` search, else ``""``) and ``stored`` (the
-    positions in the transposition table).
+    time; ``objective`` (``"founded"``, the only one) is what ``best`` counts when no win is
+    found.  ``game`` is not changed.
+
+    - Without ``max_seconds`` (the node schedule, the twin of the pure-Python solver): a
+      depth-first search over a tenth of the budget, then beams over the draws, each as wide as
+      the nodes left allow (:data:`NODES_PER_WIDTH` a unit of width), twice as wide as the
+      last at least.  The result depends on ``max_nodes`` only.
+    - With ``max_seconds`` (the anytime schedule): a depth-first search over
+      :data:`ANYTIME_DFS_NODES` positions, then beams of width 4, 8, 16, ... up to
+      :data:`MAX_WIDTH`, each followed by a quarter as many positions more of the same depth-first search
+      (resumed where it stopped: it alone can prove a loss), and the depth-first search alone
+      once the widest beam has run.  The sequence does not depend on the budgets, so a search
+      that ends at ``t`` seconds answers as every search with a budget above ``t`` would (a
+      solvability run at 20 s per deal also tells what 1 s and 5 s decide, up to the clock's
+      granularity: the clock is read between slices of :data:`SLICE_NODES` positions and
+      between chunks of :data:`BEAM_CHUNK` beam positions).
+
+    ``extra``: ``stop`` (what ended an ``intractable`` search: ``"nodes"``, ``"seconds"``,
+    ``"table"``, ``"depth"``; ``""`` when decided), ``stored`` (positions in the depth-first
+    search's table), ``dfs_nodes`` and ``beam_width`` (the widest beam run).
     """
     if objective != "founded":
         raise ValueError(f"unknown Forty Thieves objective {objective!r}; want 'founded'")
     _check_budgets(max_nodes, max_seconds)
     start = time.perf_counter()
     if game.won:
-        return SolveResult("solved", (), 0, TOTAL_CARDS, time.perf_counter() - start, {"stop": "", "stored": 0})
-    deadline = None if max_seconds is None else start + max_seconds
+        extra: dict[str, object] = {"stop": "", "stored": 0, "dfs_nodes": 0, "beam_width": 0}
+        return SolveResult("solved", (), 0, TOTAL_CARDS, time.perf_counter() - start, extra)
     work = game.copy()
-    dfs_nodes = min(max_nodes, max(DFS_MIN, max_nodes // DFS_SHARE))
-    dfs_seconds = None if max_seconds is None else max_seconds / DFS_SHARE
-    status: Status
-    status, line, nodes, founded, to_best, stop = depth_first(work, dfs_nodes, max_seconds=dfs_seconds)
-    best = _Best(work.founded)
-    best.offer(founded, (), to_best)
-    extra: dict[str, object] = {"stop": stop, "stored": _stored(), "dfs_nodes": nodes}
-    if status == "unsolvable":
-        return SolveResult(status, best.line, nodes, best.founded, time.perf_counter() - start, extra)
-    width = 0
-    out_of_time = False
-    while status != "solved" and nodes < max_nodes and not out_of_time:
-        # as wide as the budget left allows (a beam costs about NODES_PER_WIDTH per position);
-        # with a time budget, the nodes left are also estimated from the rate so far
-        left = max_nodes - nodes
-        if deadline is not None:
-            now = time.perf_counter()
-            left = min(left, int(nodes / max(now - start, 1e-6) * (deadline - now)))
-        width = min(MAX_WIDTH, max(2 * width, BEAM_WIDTH, left // NODES_PER_WIDTH))
-        win, used, out_of_time = _beam(work, width, max_nodes - nodes, best, deadline)
-        nodes += used
-        if win is not None:
-            status, line = "solved", win
-    extra["beam_width"] = width
+    if max_seconds is None:
+        return _solve_by_nodes(game, work, max_nodes, start)
+    return _solve_anytime(game, work, max_nodes, start + max_seconds, start)
+
+
+def _result(
+    game: FortyThievesGame, status: Status, line: tuple[int, ...], nodes: int, best: _Best, start: float,
+    extra: dict[str, object],
+) -> SolveResult:  # fmt: skip
     seconds = time.perf_counter() - start
     if status == "solved":
         if not _replays_to_win(game, line):  # pragma: no cover - a bug, never a verdict
             raise RuntimeError("the Forty Thieves solver found a line that does not win")
         extra["stop"] = ""
         return SolveResult("solved", line, nodes, TOTAL_CARDS, seconds, extra)
-    extra["stop"] = "seconds" if out_of_time else "nodes"
-    return SolveResult("intractable", best.line, nodes, best.founded, seconds, extra)
+    if status == "unsolvable":
+        extra["stop"] = ""
+    return SolveResult(status, best.line, nodes, best.founded, seconds, extra)
+
+
+def _solve_by_nodes(game: FortyThievesGame, work: FortyThievesGame, max_nodes: int, start: float) -> SolveResult:
+    dfs_nodes = min(max_nodes, max(DFS_MIN, max_nodes // DFS_SHARE))
+    status: Status
+    status, line, nodes, founded, to_best, stop = depth_first(work, dfs_nodes)
+    best = _Best(work.founded)
+    best.offer(founded, (), to_best)
+    extra: dict[str, object] = {"stop": stop, "stored": _stored(), "dfs_nodes": nodes, "beam_width": 0}
+    width = 0
+    while status == "intractable" and nodes < max_nodes:
+        # as wide as the budget left allows (a beam costs about NODES_PER_WIDTH per position)
+        width = min(MAX_WIDTH, max(2 * width, BEAM_WIDTH, (max_nodes - nodes) // NODES_PER_WIDTH))
+        win, used, _ = _beam(work, width, max_nodes - nodes, best, None)
+        nodes += used
+        extra["beam_width"] = width
+        if win is not None:
+            status, line = "solved", win
+    if status == "intractable":
+        extra["stop"] = "nodes"
+    return _result(game, status, line, nodes, best, start, extra)
+
+
+def _solve_anytime(
+    game: FortyThievesGame, work: FortyThievesGame, max_nodes: int, deadline: float, start: float
+) -> SolveResult:
+    best = _Best(work.founded)
+    dfs = _DepthFirst(work)
+    dfs.run(min(ANYTIME_DFS_NODES, max_nodes), deadline)
+    extra: dict[str, object] = {"beam_width": 0}
+    beam_nodes = 0
+    width = BEAM_WIDTH
+    status: Status = "intractable"
+    line: tuple[int, ...] = ()
+    while dfs.nodes + beam_nodes < max_nodes and time.perf_counter() < deadline:
+        if dfs.status in (K.SOLVED, K.EXHAUSTED):
+            break
+        if width <= MAX_WIDTH:
+            win, used, _ = _beam(work, width, max_nodes - dfs.nodes - beam_nodes, best, deadline)
+            beam_nodes += used
+            extra["beam_width"] = width
+            width *= 2
+            if win is not None:
+                status, line = "solved", win
+                break
+            if dfs.status == K.RUNNING:  # the proof search takes its turn
+                dfs.run(min(used // DFS_TURN, max_nodes - dfs.nodes - beam_nodes), deadline)
+        elif dfs.status == K.RUNNING:  # the widest beam has run: the depth-first search alone
+            dfs.run(max_nodes - dfs.nodes - beam_nodes, deadline)
+        else:
+            break
+    founded, to_best = dfs.best()
+    best.offer(founded, (), to_best)
+    if dfs.status == K.SOLVED:
+        status, line = "solved", tuple(dfs.sa.played[: dfs.sa.sc[K.S_DEPTH]].tolist())
+    elif dfs.status == K.EXHAUSTED and status != "solved":
+        status = "unsolvable"
+    nodes = dfs.nodes + beam_nodes
+    extra.update(stored=_stored(), dfs_nodes=dfs.nodes)
+    if status == "intractable":
+        stop = _STOPS.get(int(dfs.status), "")
+        extra["stop"] = stop or ("nodes" if nodes >= max_nodes else "seconds")
+    return _result(game, status, line, nodes, best, start, extra)
 
 
 def _stored() -> int:
-    arrays = _Search.arrays
-    return 0 if arrays is None else int(arrays.sc[K.S_COUNT])
+    sa = (_Search.arrays or {}).get("dfs")
+    return 0 if sa is None else int(sa.sc[K.S_COUNT])
