@@ -26,14 +26,17 @@ keeps two equal columns from cancelling (two decks allow them).  The waste adds
 ``sum_d ZW[d, w_d]`` and the stock position ``ZS[pos]``.  The foundations need no term: every
 card is in a column, the waste, the stock after ``pos`` or on a foundation, so the rest fixes
 how many copies of each card are founded, and those counts fix the pair of a suit's pile
-heights up to their order (docs/fortythieves_solver_design.md, Lemma 1).  Two such keys from
-independent tables are stored and compared (128 bits), so a false match (a wrong pruning) has
-a chance of about ``N**2 / 2**129`` for ``N`` stored positions.
+heights up to their order (docs/fortythieves_solver_design.md, Lemma 1).  Two such keys come
+from independent tables; the table compares all of the first and the high 32 bits of the
+second (96 bits), so a false match (a wrong pruning) has a chance of about ``N**2 / 2**97`` for
+``N`` stored positions (about 1e-13 for 1e8 positions).
 
-Table: open addressing with linear probing over ``(key1, key2, stamp)`` arrays; an entry of an
-older stamp counts as free, so a new search clears nothing.  When it is 70 % full :func:`dfs`
-returns :data:`TABLE_FULL` before it expands anything more, and the caller moves the entries to
-a table four times the size (:func:`grow_table`) and resumes.
+Table: open addressing with linear probing over one ``(N, 2)`` uint64 array, an entry being the
+first key and, in its second word, the high half of the second key above the search's 32-bit
+stamp: one 16-byte read per probe, and an entry of an older stamp counts as free, so a new
+search clears nothing.  When the table is 70 % full :func:`dfs` returns :data:`TABLE_FULL`
+before it expands anything more, and the caller moves the entries to a table four times the
+size (:func:`grow_table`) and resumes.
 """
 
 from __future__ import annotations
@@ -94,6 +97,9 @@ K_TO_BUILD, K_DRAW, K_WASTE_TO_EMPTY, K_TO_EMPTY, K_NATURAL_TO_EMPTY, K_NATURAL_
 K_RETURN = 1000
 
 PARTNER_ARRAY = np.array(PARTNER, dtype=np.int64)
+#: ``BIT_INDEX[1 << i] = i`` for the 11 destination bits.
+BIT_INDEX = np.zeros(1 << NUM_DESTS, dtype=np.int64)
+BIT_INDEX[[1 << i for i in range(NUM_DESTS)]] = np.arange(NUM_DESTS)
 #: ``4 * suit`` and rank (0 = ace) of each card id, for the beam score's 4-bit suit fields.
 SUIT_SHIFT = np.array([4 * (c // 13) for c in range(52)], dtype=np.int64)
 RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
@@ -334,8 +340,10 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
     returns how many.  The numba twin of ``solver.ordered_moves`` (same moves, same order)."""
     empty = sc[S_EMPTY]
     first_empty = -1
+    allowed = (1 << NUM_DESTS) - 1  # destinations not cut by "the first empty column only"
     if empty:
         low = empty & -empty
+        allowed &= ~empty | low
         first_empty = 0
         while low > 1:
             low >>= 1
@@ -344,7 +352,7 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
     for src in range(NUM_SOURCES):
         if src < NUM_COLUMNS:
             h = clen[src]
-            if h == 0:
+            if h == 0 or src == last:  # (the card just moved there is not moved again at once)
                 continue
             card = cols[src, h - 1]
         elif src == WASTE:
@@ -357,26 +365,21 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
                 break
             f = src - FIRST_FOUNDATION_SRC
             h = fnd[f]
-            if h == 0:
-                continue
+            if h == 0 or fnd[PARTNER_ARRAY[f]] >= h - 1:
+                continue  # nothing there, or a dominated return
             card = foundation_card(f, h)
-        dests = source_dests(src, card, empty, topped[PARENT_ARRAY[card]], fnd)
-        for dst in range(NUM_DESTS):
-            if not dests >> dst & 1:
-                continue
+            if card == last - _FOUNDED:
+                continue  # the card just founded (or its twin)
+        dests = source_dests(src, card, empty, topped[PARENT_ARRAY[card]], fnd) & allowed
+        while dests:
+            low = dests & -dests
+            dests ^= low
+            dst = BIT_INDEX[low]
             action = src * NUM_DESTS + dst
             if src >= FIRST_FOUNDATION_SRC:
-                if fnd[PARTNER_ARRAY[f]] >= h - 1:
-                    continue  # dominated return
-                if clen[dst] == 0 and dst != first_empty:
-                    continue
-                if card == last - _FOUNDED:
-                    continue  # the card just founded (or its twin)
                 scratch[n] = (K_RETURN + h) * 256 + action
                 n += 1
                 continue
-            if src == last:
-                continue  # the card just moved there
             if dst == FOUNDATION:
                 if is_safe(fnd, card):
                     out[0] = action
@@ -388,8 +391,6 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
                 n += 1
                 continue
             empty_dst = clen[dst] == 0
-            if empty_dst and dst != first_empty:
-                continue
             if src == WASTE:
                 scratch[n] = (K_WASTE_TO_EMPTY if empty_dst else K_WASTE_TO_BUILD) * 256 + action
                 n += 1
