@@ -4,7 +4,9 @@ This machine is shared and noisy, so no figure here is an absolute rate: every r
 times the reference and the subject back to back, and the reported figure is the
 median over rounds of the per-round ratio (SPEC section 9).  The reference is
 Gymnasium's ``CartPole-v1`` made with ``gym.make``, stepped with random actions; the Forty
-Thieves batch env is also shown against its own single env (no target).
+Thieves batch env is also shown against its own single env (no target); the solvers run
+against a pure-Python search on the same deals (TriPeaks: a plain DFS; Forty Thieves: the
+pure-Python solver the numba one replaced, at the same node budget).
 
 Both sides draw their random actions with the same cheap sampler (Python's
 ``random.Random``), so the ratio measures the environments, not the samplers:
@@ -299,6 +301,61 @@ def solver_ratio(*, wrap: bool, deals_per_round: int = 10, rounds: int = 7) -> R
     )
 
 
+#: Forty Thieves solver bench: deals per round (at most) and the node budget of each search.
+FT_SOLVER_DEALS = 3
+FT_SOLVER_NODES = 100_000
+
+
+def ft_solver_ratio(
+    *, deals_per_round: int = FT_SOLVER_DEALS, rounds: int = 7, max_nodes: int = FT_SOLVER_NODES
+) -> Ratio:
+    """Forty Thieves solver (numba) vs the pure-Python solver it replaced, positions/s on the same deals.
+
+    Round r solves deals ``FT1-N`` of seeds ``1000 + r*k .. 1000 + r*k+k-1`` with both solvers at
+    the same node budget, the order alternating per round.  Without a time budget the numba
+    solver is the twin of the pure-Python one, so both must return the same status, line and
+    node count (else this raises); the ratio is of positions expanded per second.
+    """
+    from solitaire_env.fortythieves.deal import FortyThievesDeal
+    from solitaire_env.fortythieves.game import FortyThievesGame
+    from solitaire_env.fortythieves.python_solver import solve_fortythieves_python
+    from solitaire_env.fortythieves.solver import solve_fortythieves
+
+    solve_fortythieves(FortyThievesGame(FortyThievesDeal.from_seed(0)), max_nodes=5000)  # compile or load
+    ratios, fast_rates, ref_rates = [], [], []
+
+    def timed(solver: Callable[..., Any], games: list[FortyThievesGame]) -> tuple[float, list[Any]]:
+        start = time.perf_counter()
+        results = [solver(g, max_nodes=max_nodes) for g in games]
+        return time.perf_counter() - start, results
+
+    for r in range(rounds):
+        seeds = range(1000 + r * deals_per_round, 1000 + (r + 1) * deals_per_round)
+        games = [FortyThievesGame(FortyThievesDeal.from_seed(seed)) for seed in seeds]
+        if r % 2:
+            t_ref, ref = timed(solve_fortythieves_python, games)
+            t_fast, fast = timed(solve_fortythieves, games)
+        else:
+            t_fast, fast = timed(solve_fortythieves, games)
+            t_ref, ref = timed(solve_fortythieves_python, games)
+        if [(x.status, x.line, x.nodes) for x in fast] != [(x.status, x.line, x.nodes) for x in ref]:
+            raise AssertionError(f"the Forty Thieves solvers differ in round {r}")
+        nodes = sum(x.nodes for x in fast)
+        ratios.append(t_ref / t_fast)
+        fast_rates.append(nodes / t_fast)
+        ref_rates.append(nodes / t_ref)
+    return Ratio(
+        f"Forty Thieves solver ({max_nodes:,} nodes a deal)",
+        statistics.median(ratios),
+        statistics.median(fast_rates),
+        statistics.median(ref_rates),
+        rounds,
+        50.0,
+        reference_name="pure-Python solver",
+        unit="positions/s",
+    )
+
+
 def machine() -> str:
     import os
 
@@ -348,6 +405,8 @@ def run(args: argparse.Namespace) -> int:
     if args.only in (None, "solver"):
         for wrap in (True, False):
             print(solver_ratio(wrap=wrap, deals_per_round=args.solver_deals, rounds=args.rounds).line(), flush=True)
+        ft_deals = min(args.solver_deals, FT_SOLVER_DEALS)
+        print(ft_solver_ratio(deals_per_round=ft_deals, rounds=args.rounds).line(), flush=True)
     return 0
 
 

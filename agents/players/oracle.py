@@ -37,10 +37,9 @@ from solitaire_env.tripeaks.game import TriPeaksGame
 
 __all__ = ["DEFAULT_MAX_NODES", "OracleAgent", "position_key"]
 
-#: Node budget per search when none is given: the TriPeaks solver's own default (exact on
-#: essentially every deal), and for Forty Thieves the hint's interactive budget (a few
-#: seconds of search per call).
-DEFAULT_MAX_NODES: dict[GameName, int] = {"tripeaks": 1_000_000, "fortythieves": 20_000}
+#: Node budget per search when none is given: the solvers' own defaults (TriPeaks: exact on
+#: essentially every deal; Forty Thieves: about a second of search per call).
+DEFAULT_MAX_NODES: dict[GameName, int] = {"tripeaks": 1_000_000, "fortythieves": 1_000_000}
 
 
 def position_key(game: Game) -> tuple[Any, ...]:
@@ -55,7 +54,7 @@ class OracleAgent(Agent):
     """Plays the full-information solver's line (it reads the hidden cards: an upper bound).
 
     Options: ``max_nodes``, the node budget of each search (default
-    :data:`DEFAULT_MAX_NODES`: 1 000 000 for TriPeaks, 20 000 for Forty Thieves); ``follow``
+    :data:`DEFAULT_MAX_NODES`: 1 000 000 for both games); ``follow``
     (Forty Thieves): the draws of a non-winning line played before searching again (0: all).
     ``searches`` and ``nodes`` count the searches run and positions expanded (for reports).
     """

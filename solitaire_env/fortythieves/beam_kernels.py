@@ -40,12 +40,24 @@ class Layer:
         self.wlen = np.zeros(size, np.int64)
         self.pos = np.zeros(size, np.int64)
         self.fnd = np.zeros((size, NUM_FOUNDATIONS), np.int8)
+        self.hashes = np.zeros((size, 4 * NUM_COLUMNS + 4), np.uint64)  # the search's ch and wh
         self.lines = np.zeros((size, MAX_LINE), np.int16)
         self.llen = np.zeros(size, np.int64)
         self.n = np.zeros(1, np.int64)
 
     def args(self) -> tuple[np.ndarray, ...]:
-        return self.cols, self.clen, self.waste, self.wlen, self.pos, self.fnd, self.lines, self.llen, self.n
+        return (
+            self.cols,
+            self.clen,
+            self.waste,
+            self.wlen,
+            self.pos,
+            self.fnd,
+            self.hashes,
+            self.lines,
+            self.llen,
+            self.n,
+        )
 
 
 class Pool:
@@ -63,9 +75,15 @@ class Pool:
 
 
 @njit(cache=True)
-def store(cols, clen, waste, fnd, sc, lcols, lclen, lwaste, lwlen, lpos, lfnd, lines, llen, ln, line, line_len):
-    """Append the search arrays' position, with ``line[:line_len]``, to a layer."""
+def store(
+    cols, clen, waste, fnd, ch, wh, sc, lcols, lclen, lwaste, lwlen, lpos, lfnd, lhash, lines, llen, ln, line, line_len
+):  # fmt: skip
+    """Append the search arrays' position (with its hashes), with ``line[:line_len]``, to a layer."""
     i = ln[0]
+    for k in range(4):
+        for j in range(NUM_COLUMNS):
+            lhash[i, k * NUM_COLUMNS + j] = ch[k, j]
+        lhash[i, 4 * NUM_COLUMNS + k] = wh[k]
     for j in range(NUM_COLUMNS):
         lclen[i, j] = clen[j]
         for d in range(clen[j]):
@@ -83,8 +101,12 @@ def store(cols, clen, waste, fnd, sc, lcols, lclen, lwaste, lwlen, lpos, lfnd, l
 
 
 @njit(cache=True)
-def load(b, lcols, lclen, lwaste, lwlen, lpos, lfnd, cols, clen, tops, topped, waste, fnd, ch, wh, sc):
-    """Copy entry ``b`` of a layer into the search arrays (and derive the rest)."""
+def load(b, lcols, lclen, lwaste, lwlen, lpos, lfnd, lhash, cols, clen, tops, topped, waste, fnd, ch, wh, sc):
+    """Copy entry ``b`` of a layer into the search arrays (and derive the top tables)."""
+    for k in range(4):
+        for j in range(NUM_COLUMNS):
+            ch[k, j] = lhash[b, k * NUM_COLUMNS + j]
+        wh[k] = lhash[b, 4 * NUM_COLUMNS + k]
     for j in range(NUM_COLUMNS):
         n = lclen[b, j]
         clen[j] = n
@@ -97,12 +119,12 @@ def load(b, lcols, lclen, lwaste, lwlen, lpos, lfnd, cols, clen, tops, topped, w
     sc[K.S_POS] = lpos[b]
     for f in range(NUM_FOUNDATIONS):
         fnd[f] = lfnd[b, f]
-    K.derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc)
+    K.derive_tops(cols, clen, tops, topped, waste, fnd, sc)
 
 
 @njit(cache=True)
 def expand(
-    b0, b1, lcols, lclen, lwaste, lwlen, lpos, lfnd, lines, llen, ln,
+    b0, b1, lcols, lclen, lwaste, lwlen, lpos, lfnd, lhash, lines, llen, ln,
     order, parent, keys, pmoves, mlen,
     cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
     table, cand_score, cand_len, cand_moves, cand_keys,
@@ -114,14 +136,14 @@ def expand(
     ``best_out[:bs[B_BEST_LEN]]`` is the line to the most cards founded seen (``bs[B_BEST]``)."""
     nstock = sc[K.S_NSTOCK]
     for b in range(b0, b1):
-        load(b, lcols, lclen, lwaste, lwlen, lpos, lfnd, cols, clen, tops, topped, waste, fnd, ch, wh, sc)
+        load(b, lcols, lclen, lwaste, lwlen, lpos, lfnd, lhash, cols, clen, tops, topped, waste, fnd, ch, wh, sc)
         drawing = sc[K.S_POS] < nstock
         limit = min(local_nodes if drawing else end_nodes, max_nodes - bs[B_NODES])
         if limit <= 0:
             return SPENT
         K.new_stamp(table, sc)
         sc[K.S_NSTOCK] = nstock
-        K.start(
+        K.begin(
             cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line,
             scratch, table, cand_score, cand_len, cand_moves, cand_keys, foundation_return, bs[B_BEST], drawing,
         )  # fmt: skip
@@ -167,9 +189,9 @@ def expand(
 
 @njit(cache=True)
 def select(
-    width, lcols, lclen, lwaste, lwlen, lpos, lfnd, lines, llen,
+    width, lcols, lclen, lwaste, lwlen, lpos, lfnd, lhash, lines, llen,
     order, parent, keys, pmoves, mlen, bs,
-    ncols, nclen, nwaste, nwlen, npos, nfnd, nlines, nllen, nn,
+    ncols, nclen, nwaste, nwlen, npos, nfnd, nhash, nlines, nllen, nn,
     cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc,
 ):  # fmt: skip
     """The next layer: the pool's first ``width`` positions with distinct keys (best score first,
@@ -206,7 +228,7 @@ def select(
         m = mlen[c]
         if n0 + m + 1 > MAX_LINE:
             continue
-        load(b, lcols, lclen, lwaste, lwlen, lpos, lfnd, cols, clen, tops, topped, waste, fnd, ch, wh, sc)
+        load(b, lcols, lclen, lwaste, lwlen, lpos, lfnd, lhash, cols, clen, tops, topped, waste, fnd, ch, wh, sc)
         line[:n0] = lines[b, :n0]
         for i in range(m):
             a = pmoves[c, i]
@@ -214,6 +236,9 @@ def select(
             line[n0 + i] = a
         K.play(DRAW, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
         line[n0 + m] = DRAW
-        store(cols, clen, waste, fnd, sc, ncols, nclen, nwaste, nwlen, npos, nfnd, nlines, nllen, nn, line, n0 + m + 1)
+        store(
+            cols, clen, waste, fnd, ch, wh, sc, ncols, nclen, nwaste, nwlen, npos, nfnd, nhash, nlines, nllen, nn, line,
+            n0 + m + 1,
+        )  # fmt: skip
         if nn[0] == width:
             break

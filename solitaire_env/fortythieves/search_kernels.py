@@ -87,7 +87,16 @@ RUNNING, SOLVED, EXHAUSTED, NODE_LIMIT, TABLE_FULL, DEPTH_CAP = 0, 1, 2, 3, 4, 5
 (S_WLEN, S_POS, S_NSTOCK, S_EMPTY, S_DEPTH, S_NODES, S_FOUNDED, S_BEST, S_BEST_LEN, S_COUNT, S_STAMP, S_NCAND) = range(
     12
 )
-NUM_SCALARS = 12
+S_BLOCKERS = 12  # the beam score's blockers, kept by play and undo
+NUM_SCALARS = 13
+#: After the scalars, ``sc`` holds per pile and depth the lowest rank of each suit below that
+#: depth (4 bits a suit, 13 = none): a card pushed is a blocker when its suit's lowest rank
+#: below it is lower.  Column ``j`` from ``S_MINS + j * (MAX_COLUMN + 1)``, the waste from
+#: ``S_WASTE_MINS``.
+S_MINS = NUM_SCALARS
+S_WASTE_MINS = S_MINS + NUM_COLUMNS * (MAX_COLUMN + 1)
+SC_SIZE = S_WASTE_MINS + STOCK_SIZE + 1
+_NO_LOWEST = 0xDDDD
 
 #: ``_FOUNDED + card``: where a card just founded lies (the ``last`` of the move order).
 _FOUNDED = 100
@@ -142,7 +151,7 @@ class SearchArrays:
         self.fnd = np.zeros(NUM_FOUNDATIONS, np.int64)
         self.ch = np.zeros((4, NUM_COLUMNS), np.uint64)  # per column: 2 raw hashes, then their mix()
         self.wh = np.zeros(4, np.uint64)  # the waste's 2 hashes, then the sums of the columns' mixes
-        self.sc = np.zeros(NUM_SCALARS, np.int64)
+        self.sc = np.zeros(SC_SIZE, np.int64)
         self.moves = np.zeros((MAX_DEPTH, MAX_MOVES), np.int16)
         self.nmov = np.zeros(MAX_DEPTH, np.int64)
         self.tried = np.zeros(MAX_DEPTH, np.int64)
@@ -235,6 +244,39 @@ def _column_hash(ch, wh, j, n, card, sign):
         ch[2 + k, j] = m
 
 
+@njit(cache=True, inline="always")
+def _pushed(sc, base, n, card):
+    """``card`` went onto a pile at depth ``n`` (its lowest-rank words from ``sc[base]``)."""
+    low = sc[base + n]
+    shift = SUIT_SHIFT[card]
+    r = RANK_OF[card]
+    if (low >> shift) & 15 < r:
+        sc[S_BLOCKERS] += 1
+        sc[base + n + 1] = low
+    else:
+        sc[base + n + 1] = (low & ~(15 << shift)) | (r << shift)
+
+
+@njit(cache=True, inline="always")
+def _popped(sc, base, n, card):
+    """``card`` left a pile from depth ``n``."""
+    if (sc[base + n] >> SUIT_SHIFT[card]) & 15 < RANK_OF[card]:
+        sc[S_BLOCKERS] -= 1
+
+
+@njit(cache=True)
+def _derive_blockers(cols, clen, waste, sc):
+    sc[S_BLOCKERS] = 0
+    for j in range(NUM_COLUMNS):
+        base = S_MINS + j * (MAX_COLUMN + 1)
+        sc[base] = _NO_LOWEST
+        for d in range(clen[j]):
+            _pushed(sc, base, d, cols[j, d])
+    sc[S_WASTE_MINS] = _NO_LOWEST
+    for d in range(sc[S_WLEN]):
+        _pushed(sc, S_WASTE_MINS, d, waste[d])
+
+
 @njit(cache=True)
 def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
     """Play the legal action ``a``; returns the foundation it founded on or took from, else -1."""
@@ -246,6 +288,7 @@ def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         waste[n] = card
         wh[0] += Z_WASTE[0, n, card]
         wh[1] += Z_WASTE[1, n, card]
+        _pushed(sc, S_WASTE_MINS, n, card)
         sc[S_WLEN] = n + 1
         sc[S_POS] = pos + 1
         return f
@@ -256,6 +299,7 @@ def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         card = cols[src, n]
         clen[src] = n
         _column_hash(ch, wh, src, n, card, -1)
+        _popped(sc, S_MINS + src * (MAX_COLUMN + 1), n, card)
         _retop(src, cols, clen, tops, topped, sc)
     elif src == WASTE:
         n = sc[S_WLEN] - 1
@@ -263,6 +307,7 @@ def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         sc[S_WLEN] = n
         wh[0] -= Z_WASTE[0, n, card]
         wh[1] -= Z_WASTE[1, n, card]
+        _popped(sc, S_WASTE_MINS, n, card)
     else:
         f = src - FIRST_FOUNDATION_SRC
         card = foundation_card(f, fnd[f])
@@ -277,6 +322,7 @@ def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         cols[dst, n] = card
         clen[dst] = n + 1
         _column_hash(ch, wh, dst, n, card, 1)
+        _pushed(sc, S_MINS + dst * (MAX_COLUMN + 1), n, card)
         _retop(dst, cols, clen, tops, topped, sc)
     return f
 
@@ -289,6 +335,7 @@ def undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         card = waste[n]
         wh[0] -= Z_WASTE[0, n, card]
         wh[1] -= Z_WASTE[1, n, card]
+        _popped(sc, S_WASTE_MINS, n, card)
         sc[S_WLEN] = n
         sc[S_POS] -= 1
         return
@@ -303,18 +350,21 @@ def undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         card = cols[dst, n]
         clen[dst] = n
         _column_hash(ch, wh, dst, n, card, -1)
+        _popped(sc, S_MINS + dst * (MAX_COLUMN + 1), n, card)
         _retop(dst, cols, clen, tops, topped, sc)
     if src < NUM_COLUMNS:
         n = clen[src]
         cols[src, n] = card
         clen[src] = n + 1
         _column_hash(ch, wh, src, n, card, 1)
+        _pushed(sc, S_MINS + src * (MAX_COLUMN + 1), n, card)
         _retop(src, cols, clen, tops, topped, sc)
     elif src == WASTE:
         n = sc[S_WLEN]
         waste[n] = card
         wh[0] += Z_WASTE[0, n, card]
         wh[1] += Z_WASTE[1, n, card]
+        _pushed(sc, S_WASTE_MINS, n, card)
         sc[S_WLEN] = n + 1
     else:
         fnd[src - FIRST_FOUNDATION_SRC] += 1
@@ -471,26 +521,14 @@ def _insert(table, sc, k1, k2):
 @njit(cache=True)
 def score(cols, clen, waste, sc):
     """The beam's score of the position (``python_solver._score``): 100 per card founded, -60
-    per blocker (a card in a column or the waste above a lower card of its suit), +30 per empty
-    column, -2 per waste card."""
-    blockers = 0
+    per blocker (a card in a column or the waste above a lower card of its suit, counted by
+    :func:`play` and :func:`undo`), +30 per empty column, -2 per waste card."""
     empty = 0
-    for j in range(NUM_COLUMNS + 1):
-        n = clen[j] if j < NUM_COLUMNS else sc[S_WLEN]
-        if n < 2:
-            if n == 0 and j < NUM_COLUMNS:
-                empty += 1
-            continue
-        lowest = 0xDDDD  # lowest rank (0..12, 13 = none yet) of each suit so far, 4 bits a suit
-        for d in range(n):
-            c = cols[j, d] if j < NUM_COLUMNS else waste[d]
-            shift = SUIT_SHIFT[c]
-            r = RANK_OF[c]
-            if (lowest >> shift) & 15 < r:
-                blockers += 1
-            else:
-                lowest = (lowest & ~(15 << shift)) | (r << shift)
-    return W_FOUNDED * sc[S_FOUNDED] - W_BLOCKER * blockers + W_EMPTY * empty - W_WASTE * sc[S_WLEN]
+    e = sc[S_EMPTY]
+    while e:
+        e &= e - 1
+        empty += 1
+    return W_FOUNDED * sc[S_FOUNDED] - W_BLOCKER * sc[S_BLOCKERS] + W_EMPTY * empty - W_WASTE * sc[S_WLEN]
 
 
 @njit(cache=True, inline="always")
@@ -503,6 +541,22 @@ def _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand
         cand_keys[k, 0] = k1
         cand_keys[k, 1] = k2
         sc[S_NCAND] = k + 1
+
+
+@njit(cache=True)
+def derive_tops(cols, clen, tops, topped, waste, fnd, sc):
+    """Make the top tables, the empty-column mask, the founded count and the blockers (not the
+    hashes)."""
+    topped[:] = 0
+    tops[:] = -1
+    sc[S_EMPTY] = 0
+    for j in range(NUM_COLUMNS):
+        _retop(j, cols, clen, tops, topped, sc)
+    founded = 0
+    for f in range(NUM_FOUNDATIONS):
+        founded += fnd[f]
+    sc[S_FOUNDED] = founded
+    _derive_blockers(cols, clen, waste, sc)
 
 
 @njit(cache=True)
@@ -529,6 +583,7 @@ def derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc):
     for f in range(NUM_FOUNDATIONS):
         founded += fnd[f]
     sc[S_FOUNDED] = founded
+    _derive_blockers(cols, clen, waste, sc)
 
 
 @njit(cache=True)
@@ -543,6 +598,41 @@ def start(
     ``collect`` every position entered (the root first) is recorded with its score, line and
     keys in the ``cand_*`` arrays (:data:`MAX_COLLECT` at most)."""
     derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc)
+    begin(
+        cols,
+        clen,
+        tops,
+        topped,
+        waste,
+        stock,
+        fnd,
+        ch,
+        wh,
+        sc,
+        moves,
+        nmov,
+        tried,
+        played,
+        fidx,
+        best_line,
+        scratch,
+        table,
+        cand_score,
+        cand_len,
+        cand_moves,
+        cand_keys,
+        foundation_return,
+        best,
+        collect,
+    )
+
+
+@njit(cache=True)
+def begin(
+    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
+    table, cand_score, cand_len, cand_moves, cand_keys, foundation_return, best, collect,
+):  # fmt: skip
+    """:func:`start` on a position whose tables and hashes are already derived (the beam's)."""
     sc[S_BEST] = best
     sc[S_BEST_LEN] = 0
     sc[S_DEPTH] = 0

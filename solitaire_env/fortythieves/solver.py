@@ -225,7 +225,7 @@ def _beam(
     load_position(sa, root)
     K.derive(sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.fnd, sa.ch, sa.wh, sa.sc)
     layer, spare = B.Layer(width), B.Layer(width)
-    B.store(sa.cols, sa.clen, sa.waste, sa.fnd, sa.sc, *layer.args(), np.zeros(1, np.int16), 0)  # type: ignore[call-arg]
+    B.store(sa.cols, sa.clen, sa.waste, sa.fnd, sa.ch, sa.wh, sa.sc, *layer.args(), np.zeros(1, np.int16), 0)  # type: ignore[call-arg]
     bs = np.zeros(5, np.int64)
     bs[B.B_BEST] = best.founded
     best_out = np.zeros(B.MAX_LINE, np.int16)
