@@ -74,12 +74,15 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
 
 
-def solve(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None) -> SolveResult:
+def solve(
+    game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None, max_seconds: float | None = None
+) -> SolveResult:
     """Search a full-information position: a game, a deal code (``"TP1-C-AAAAAAB"``), a deal
-    string or a deal (see :func:`solitaire_env.solving.solve`)."""
+    string or a deal (see :func:`solitaire_env.solving.solve`; ``max_seconds``: a time budget,
+    Forty Thieves only)."""
     from solitaire_env.solving import solve as _solve
 
-    return _solve(game, rules=rules, max_nodes=max_nodes)
+    return _solve(game, rules=rules, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
 def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None) -> Hint:

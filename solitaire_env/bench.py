@@ -14,7 +14,7 @@ CartPole takes ``0`` or ``1``; TriPeaks takes a uniformly random legal action fr
 ``info["action_mask"]``, as a masked agent would.
 
 Run: ``solitaire-env bench`` (or ``python -m solitaire_env.bench``; ``--rounds``, ``--steps``,
-``--only env|vector|solver``, ``--num-envs``).
+``--only env|vector|solver``, ``--num-envs``, ``--solver-deals``).
 """
 
 from __future__ import annotations
@@ -338,8 +338,15 @@ def ft_solver_ratio(
         else:
             t_fast, fast = timed(solve_fortythieves, games)
             t_ref, ref = timed(solve_fortythieves_python, games)
-        if [(x.status, x.line, x.nodes) for x in fast] != [(x.status, x.line, x.nodes) for x in ref]:
-            raise AssertionError(f"the Forty Thieves solvers differ in round {r}")
+        mine, theirs = ([(x.status, x.line, x.nodes, x.best) for x in side] for side in (fast, ref))
+        if mine != theirs:
+            bad = [
+                f"FT1-N seed {s}: {a[0]}, {a[2]} nodes, best {a[3]}, {len(a[1])} moves vs "
+                f"{b[0]}, {b[2]} nodes, best {b[3]}, {len(b[1])} moves{'' if a[1] == b[1] else ' (lines differ)'}"
+                for s, a, b in zip(seeds, mine, theirs)
+                if a != b
+            ]
+            raise AssertionError(f"the Forty Thieves solvers differ in round {r} (numba vs Python): {'; '.join(bad)}")
         nodes = sum(x.nodes for x in fast)
         ratios.append(t_ref / t_fast)
         fast_rates.append(nodes / t_fast)
@@ -379,10 +386,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only",
         choices=["env", "vector", "solver"],
-        help="run only the single envs, only the batch env(s) or only the solver benchmarks",
+        help="run only the single envs, only the batch env(s) or only the solver benchmarks (TriPeaks, Forty Thieves)",
     )
     parser.add_argument("--num-envs", type=int, default=1024, help="envs of the batch env, default 1024")
-    parser.add_argument("--solver-deals", type=int, default=10, help="deals per solver round, default 10")
+    parser.add_argument(
+        "--solver-deals",
+        type=int,
+        default=10,
+        help=f"deals per solver round, default 10 (Forty Thieves: at most {FT_SOLVER_DEALS}, "
+        f"{FT_SOLVER_NODES:,} nodes each)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -406,7 +419,8 @@ def run(args: argparse.Namespace) -> int:
         for wrap in (True, False):
             print(solver_ratio(wrap=wrap, deals_per_round=args.solver_deals, rounds=args.rounds).line(), flush=True)
         ft_deals = min(args.solver_deals, FT_SOLVER_DEALS)
-        print(ft_solver_ratio(deals_per_round=ft_deals, rounds=args.rounds).line(), flush=True)
+        ft = ft_solver_ratio(deals_per_round=ft_deals, rounds=args.rounds, max_nodes=FT_SOLVER_NODES)
+        print(ft.line(), flush=True)
     return 0
 
 

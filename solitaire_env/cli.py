@@ -196,6 +196,17 @@ _seed = _whole_number(0)
 _positive = _whole_number(1)
 
 
+def _seconds(text: str) -> float:
+    """The argument type of a time budget: a finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"want a number of seconds > 0, got {text!r}")
+    return value
+
+
 def _game_name(text: str) -> str:
     return game_name(_game(text))
 
@@ -399,6 +410,13 @@ examples:
     WASTE_START_ARG,
     FOUNDATION_RETURN_ARG,
     max_nodes_arg("node budget per deal; a spent budget is 'intractable' (default: the solver's own)"),
+    arg(
+        "--seconds",
+        type=_seconds,
+        metavar="S",
+        help="Forty Thieves: a time budget per deal (the solver's anytime schedule; no node limit "
+        "unless --max-nodes is given too); a spent budget is 'intractable'",
+    ),
     arg("--deals", type=_positive, metavar="N", help="solve N random deals drawn from --seed and print a table"),
     arg("--workers", type=_positive, metavar="W", help="with --deals: worker processes (default: all cores)"),
     arg(
@@ -420,14 +438,31 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise CLIError(f"{option} applies to --deals N only")
     deal, letter = load_deal(args)
     game = game_for(args, deal, letter)
+    _check_seconds(args, letter in ("E", "C"))
     _check_output("--json", args.json)
     solve(game, max_nodes=1)  # load the compiled solver first, so that the time is the search's
-    result = solve(game, max_nodes=args.max_nodes)
-    print(solve_text(game, letter, result, max_nodes=args.max_nodes, source=source_note(args)), end="")
+    result = solve(game, max_nodes=_node_budget(args), max_seconds=args.seconds)
+    text = solve_text(
+        game, letter, result, max_nodes=_node_budget(args), source=source_note(args), max_seconds=args.seconds
+    )
+    print(text, end="")
     if args.json is not None:
         row = DealResult.of(str(deal.code) if deal.code is not None else str(deal), result)
-        write_results_json(args.json, {"max_nodes": args.max_nodes, "results": [row.to_dict()]})
+        data = {"max_nodes": args.max_nodes, "max_seconds": args.seconds, "results": [row.to_dict()]}
+        write_results_json(args.json, data)
     return 0
+
+
+def _node_budget(args: argparse.Namespace) -> int | None:
+    """``--max-nodes``; with ``--seconds`` alone, no node limit (the time budget decides)."""
+    from solitaire_env.solvability import NO_NODE_LIMIT
+
+    return NO_NODE_LIMIT if args.max_nodes is None and args.seconds is not None else args.max_nodes
+
+
+def _check_seconds(args: argparse.Namespace, tripeaks: bool) -> None:
+    if args.seconds is not None and tripeaks:
+        raise CLIError("--seconds is a Forty Thieves budget; the TriPeaks solver takes --max-nodes only")
 
 
 def _solve_many(args: argparse.Namespace) -> int:
@@ -436,14 +471,16 @@ def _solve_many(args: argparse.Namespace) -> int:
     if source_text(args) is not None:
         raise CLIError("give one deal (CODE, --string-in or --file) or --deals N, not both")
     game = random_game(args, "the random deals")
+    _check_seconds(args, game == "TP")
     run = SolvabilityRun(
         game,
         args.rules or game_spec(game).default_rule,  # --rules is refused above for a game without it
         args.deals,
         seed=0 if args.seed is None else args.seed,
         rules=rule_options(args, game),
-        max_nodes=args.max_nodes,
+        max_nodes=_node_budget(args),
         workers=args.workers or default_workers(),
+        max_seconds=args.seconds,
     )
     _check_output("--json", args.json)
     codes = run.codes()

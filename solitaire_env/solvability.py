@@ -92,21 +92,24 @@ class DealResult:
         return out
 
 
-def solve_code(code: str, max_nodes: int | None = None, rules: dict[str, Any] | None = None) -> DealResult:
+def solve_code(
+    code: str, max_nodes: int | None = None, rules: dict[str, Any] | None = None, max_seconds: float | None = None
+) -> DealResult:
     """Solve the deal of one code (in this process)."""
     from solitaire_env.solving import solve
 
-    return DealResult.of(code, solve(make_game(code, rules), max_nodes=max_nodes))
+    return DealResult.of(code, solve(make_game(code, rules), max_nodes=max_nodes, max_seconds=max_seconds))
 
 
 def warm_up(code: str, rules: dict[str, Any] | None = None) -> None:
     """Load the compiled solver (numba's cache: about a second) before any timed solve."""
     from solitaire_env.solving import solve
 
-    solve(make_game(code, rules), max_nodes=1)
+    # Forty Thieves: enough nodes to reach the beam, so that its kernels are loaded too
+    solve(make_game(code, rules), max_nodes=1 if code_letter(code[:2]) == "TP" else 3000)
 
 
-def _solve_task(task: tuple[str, int | None, dict[str, Any] | None]) -> DealResult:
+def _solve_task(task: tuple[str, int | None, dict[str, Any] | None, float | None]) -> DealResult:
     return solve_code(*task)
 
 
@@ -117,6 +120,10 @@ def default_budget(game: GameCode | GameName) -> int:
     else:
         from solitaire_env.fortythieves.solver import DEFAULT_MAX_NODES
     return int(DEFAULT_MAX_NODES)
+
+
+#: The node budget that stands for "no node limit" (a run with a time budget only).
+NO_NODE_LIMIT = 10**15
 
 
 def default_workers() -> int:
@@ -131,15 +138,19 @@ def solvability(
     workers: int | None = None,
     progress: bool = False,
     rules: dict[str, Any] | None = None,
+    max_seconds: float | None = None,
 ) -> list[DealResult]:
     """Solve every code; the rows come back in the order of ``codes``.
 
     ``workers`` processes (default :func:`default_workers`; 1 solves in this process),
     ``max_nodes`` per deal (default: each game's solver's own budget), ``progress`` shows a
-    tqdm bar on stderr, ``rules`` are extra rule options (see :func:`make_game`).
+    tqdm bar on stderr, ``rules`` are extra rule options (see :func:`make_game`), ``max_seconds``
+    a time budget per deal (Forty Thieves only).
     """
     if max_nodes is not None and max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes!r}")
+    if max_seconds is not None and not max_seconds > 0:
+        raise ValueError(f"max_seconds must be a number > 0, got {max_seconds!r}")
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers!r}")
@@ -148,7 +159,9 @@ def solvability(
         return []
     make_game(codes[0], rules)  # bad rule options fail here, in one clear error, not in a worker
     workers = max(1, min(workers, len(codes)))
-    tasks = [(code, max_nodes, rules) for code in codes]
+    if max_seconds is not None and code_letter(codes[0][:2]) == "TP":
+        raise ValueError("a time budget (seconds per deal) is for Forty Thieves; the TriPeaks solver takes nodes only")
+    tasks = [(code, max_nodes, rules, max_seconds) for code in codes]
     bar = tqdm(total=len(codes), unit="deal", desc="solving", file=sys.stderr, disable=not progress, smoothing=0.05)
     try:
         if workers == 1:
@@ -250,6 +263,7 @@ class SolvabilityRun:
     rules: dict[str, Any] = field(default_factory=dict)
     max_nodes: int | None = None
     workers: int = field(default_factory=default_workers)
+    max_seconds: float | None = None
 
     @property
     def budget(self) -> int:
@@ -273,14 +287,25 @@ class SolvabilityRun:
             what += "; " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.rules.items())
         return (
             f"{what}\n{self.deals} deals: codes {codes[0]}{' ...' if len(codes) > 1 else ''} drawn from numpy "
-            f"default_rng({self.seed}) by random_code; budget {self.budget:,} nodes per deal; "
+            f"default_rng({self.seed}) by random_code; budget {self._budget_text()} per deal; "
             f"{self.processes} worker process(es)\n"
         )
+
+    def _budget_text(self) -> str:
+        nodes = "no node limit" if self.budget >= NO_NODE_LIMIT else f"{self.budget:,} nodes"
+        return nodes if self.max_seconds is None else f"{self.max_seconds:g} s ({nodes})"
 
     def solve(self, codes: Sequence[str], *, progress: bool = False) -> tuple[list[DealResult], float]:
         """Solve ``codes`` (:func:`solvability`): the rows and the wall time in seconds."""
         start = time.perf_counter()
-        rows = solvability(codes, max_nodes=self.max_nodes, workers=self.workers, progress=progress, rules=self.rules)
+        rows = solvability(
+            codes,
+            max_nodes=self.max_nodes,
+            workers=self.workers,
+            progress=progress,
+            rules=self.rules,
+            max_seconds=self.max_seconds,
+        )
         return rows, time.perf_counter() - start
 
     def to_json(self, rows: Sequence[DealResult], wall_seconds: float) -> dict[str, Any]:
@@ -293,6 +318,7 @@ class SolvabilityRun:
             "deals": self.deals,
             "codes_from": f"numpy.random.default_rng({self.seed}) + solitaire_env.common.deals.random_code",
             "max_nodes": self.budget,
+            "max_seconds": self.max_seconds,
             "workers": self.processes,
             "wall_seconds": wall_seconds,
             "summary": summary(rows),

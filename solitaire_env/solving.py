@@ -150,27 +150,33 @@ def _check_budget(max_nodes: int | None) -> None:
         raise ValueError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
 
 
-def solve(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None) -> SolveResult:
+def solve(
+    game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None, max_seconds: float | None = None
+) -> SolveResult:
     """Search a full-information position: a game, a deal code, a deal string or a deal.
 
     ``solve("TP1-C-AAAAAAB")`` solves that deal under Classic rules (no K-A wrap);
     ``solve(code, rules={"draw": "when_stuck"})`` adds rule options; ``solve(env.unwrapped.game)``
     searches a running game's position (see :func:`as_game`).  ``max_nodes`` is the node budget
-    (a whole number >= 1; ``None``: the solver's own default).
+    (a whole number >= 1; ``None``: the solver's own default).  ``max_seconds`` (Forty Thieves
+    only; a number > 0) adds a time budget: the solver then runs its anytime schedule
+    (:func:`~solitaire_env.fortythieves.solver.solve_fortythieves`).
 
     Returns a :class:`SolveResult` whose ``status`` is ``solved`` (with ``line``, a winning list
     of env actions), ``unsolvable`` (search exhausted) or ``intractable`` (budget spent), and
     whose ``nodes`` is the node count.  The solver sees every card: it is an oracle.
-    TriPeaks is solved exactly; Forty Thieves by a best-effort search.
+    TriPeaks is solved exactly; Forty Thieves by a search that may run out of budget.
     """
     position = as_game(game, rules=rules, caller="solve")
     _check_budget(max_nodes)
     if isinstance(position, TriPeaksGame):
+        if max_seconds is not None:
+            raise ValueError("max_seconds is a Forty Thieves budget; the TriPeaks solver takes max_nodes only")
         from solitaire_env.tripeaks.solver import DEFAULT_MAX_NODES, solve_tripeaks
 
         return solve_tripeaks(position, max_nodes=DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
     from solitaire_env.fortythieves.solver import solve_fortythieves
 
     if max_nodes is None:
-        return solve_fortythieves(position)
-    return solve_fortythieves(position, max_nodes=max_nodes)
+        return solve_fortythieves(position, max_seconds=max_seconds)
+    return solve_fortythieves(position, max_nodes=max_nodes, max_seconds=max_seconds)

@@ -167,15 +167,21 @@ def solve_text(
     *,
     max_nodes: int | None = None,
     source: str | None = None,
+    max_seconds: float | None = None,
 ) -> str:
     """What ``solve`` prints for one deal: the deal, the verdict, the line in actions and in
     words (replayed on a copy of ``game``), the node count and the time."""
-    from solitaire_env.solvability import default_budget
+    from solitaire_env.solvability import NO_NODE_LIMIT, default_budget
 
     is_tp = isinstance(game, TriPeaksGame)
     total, verb_done, verb_now = (28, "cleared", "clears") if is_tp else (104, "founded", "founds")
     lines = game_lines(game, letter, source)
-    budget = max_nodes if max_nodes is not None else default_budget("TP" if is_tp else "FT")
+    nodes = max_nodes if max_nodes is not None else default_budget("TP" if is_tp else "FT")
+    budget = "no node limit" if nodes >= NO_NODE_LIMIT else f"{nodes:,} nodes"  # for the verdict
+    short = "no node limit" if nodes >= NO_NODE_LIMIT else f"{nodes:,}"  # for the nodes line
+    if max_seconds is not None:
+        budget = f"{max_seconds:g} s ({budget})"
+        short = f"{max_seconds:g} s, {short}"
     if result.status == "solved":
         verdict = f"solved: a winning line of {len(result.line)} moves"
     elif result.status == "unsolvable":
@@ -183,11 +189,11 @@ def solve_text(
         verdict = f"unsolvable: the search is exhausted, no line wins; {found}"
     else:
         verdict = (
-            f"intractable: the budget of {budget:,} nodes ran out before a verdict "
+            f"intractable: the budget of {budget} ran out before a verdict "
             f"(not a proof either way); the best line found {verb_now} {result.best} of {total}"
         )
     lines.append(f"verdict: {verdict}")
-    lines.append(f"nodes:   {result.nodes:,} (budget {budget:,})")
+    lines.append(f"nodes:   {result.nodes:,} (budget {short})")
     lines.append(f"time:    {1000 * result.seconds:.1f} ms")
     title = "winning line" if result.status == "solved" else "best line"
     lines.append("")

@@ -31,7 +31,6 @@ from agents.base import Agent, Game, GameName
 from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
-from solitaire_env.fortythieves.solver import solve_fortythieves
 from solitaire_env.hints import public_move
 from solitaire_env.tripeaks.game import TriPeaksGame
 
@@ -116,6 +115,8 @@ class OracleAgent(Agent):
 
             result = solve_tripeaks(game, max_nodes=self.max_nodes, maximise_cleared=True)
         else:
+            from solitaire_env.fortythieves.solver import solve_fortythieves  # numba: loaded on first use
+
             result = solve_fortythieves(game, max_nodes=self.max_nodes)
         self.nodes += result.nodes
         return result

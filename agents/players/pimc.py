@@ -40,9 +40,8 @@ from typing import Any
 from agents.base import Agent, Game, GameName, PublicState
 from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.python_solver import ordered_moves as ft_solver_moves
 from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, NUM_DESTS, is_safe
-from solitaire_env.fortythieves.solver import ordered_moves as ft_solver_moves
-from solitaire_env.fortythieves.solver import solve_fortythieves
 from solitaire_env.hints import (
     FortyThievesKnowledge,
     TriPeaksKnowledge,
@@ -230,6 +229,8 @@ class PimcAgent(Agent):
             from solitaire_env.tripeaks.solver import solve_tripeaks  # numba: loaded on first use
 
             return solve_tripeaks(game, max_nodes=self.max_nodes)
+        from solitaire_env.fortythieves.solver import solve_fortythieves  # numba: loaded on first use
+
         return solve_fortythieves(game, max_nodes=self.max_nodes)
 
 
