@@ -561,11 +561,9 @@ def derive_tops(cols, clen, tops, topped, waste, fnd, sc):
 
 @njit(cache=True)
 def derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc):
-    """Make the top tables, the empty-column mask, the hashes and the founded count from the
-    position in ``cols``/``clen``/``waste``/``fnd`` and ``sc[S_WLEN]``."""
-    topped[:] = 0
-    tops[:] = -1
-    sc[S_EMPTY] = 0
+    """:func:`derive_tops` and the hashes, from the position in ``cols``/``clen``/``waste``/``fnd``
+    and ``sc[S_WLEN]``."""
+    derive_tops(cols, clen, tops, topped, waste, fnd, sc)
     ch[:] = 0
     wh[:] = 0
     for j in range(NUM_COLUMNS):
@@ -575,15 +573,9 @@ def derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc):
         for k in range(2):
             ch[2 + k, j] = mix(ch[k, j])
             wh[2 + k] += ch[2 + k, j]
-        _retop(j, cols, clen, tops, topped, sc)
     for d in range(sc[S_WLEN]):
         wh[0] += Z_WASTE[0, d, waste[d]]
         wh[1] += Z_WASTE[1, d, waste[d]]
-    founded = 0
-    for f in range(NUM_FOUNDATIONS):
-        founded += fnd[f]
-    sc[S_FOUNDED] = founded
-    _derive_blockers(cols, clen, waste, sc)
 
 
 @njit(cache=True)
