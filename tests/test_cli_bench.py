@@ -41,6 +41,7 @@ def test_bench_solver_prints_the_forty_thieves_solver_line(
     from solitaire_env import bench
 
     monkeypatch.setattr(bench, "FT_SOLVER_NODES", 2000)  # run() passes the module's budget on
+    monkeypatch.setattr(bench, "FT_SOLVER_REPEAT_SECONDS", 0.0)
     argv = ["bench", "--only", "solver", "--rounds", "2", "--solver-deals", "1"]
     assert main(argv) == 0
     out = capsys.readouterr().out.splitlines()
@@ -56,12 +57,12 @@ def test_bench_solver_runs_both_games_and_caps_the_forty_thieves_deals(
 ) -> None:
     from solitaire_env import bench
 
-    seen: list[tuple[int, int, int]] = []
+    seen: list[tuple[int, int, int, float]] = []
     real = bench.ft_solver_ratio
 
-    def spy(*, deals_per_round: int, rounds: int, max_nodes: int) -> bench.Ratio:
-        seen.append((deals_per_round, rounds, max_nodes))
-        return real(deals_per_round=1, rounds=1, max_nodes=500)
+    def spy(*, deals_per_round: int, rounds: int, max_nodes: int, repeat_seconds: float) -> bench.Ratio:
+        seen.append((deals_per_round, rounds, max_nodes, repeat_seconds))
+        return real(deals_per_round=1, rounds=1, max_nodes=500, repeat_seconds=0)
 
     monkeypatch.setattr(bench, "ft_solver_ratio", spy)
     assert main(["bench", "--only", "solver", "--rounds", "1", "--solver-deals", "7"]) == 0
@@ -71,7 +72,7 @@ def test_bench_solver_runs_both_games_and_caps_the_forty_thieves_deals(
         "TriPeaks solver, Classic",
         "Forty Thieves solver",
     ]
-    assert seen == [(bench.FT_SOLVER_DEALS, 1, bench.FT_SOLVER_NODES)]
+    assert seen == [(bench.FT_SOLVER_DEALS, 1, bench.FT_SOLVER_NODES, bench.FT_SOLVER_REPEAT_SECONDS)]
 
 
 def test_ft_solver_ratio_alternates_and_asserts_equal_results(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,7 +95,7 @@ def test_ft_solver_ratio_alternates_and_asserts_equal_results(monkeypatch: pytes
 
     monkeypatch.setattr(solver, "solve_fortythieves", log_fast)
     monkeypatch.setattr(python_solver, "solve_fortythieves_python", log_slow)
-    ratio = bench.ft_solver_ratio(deals_per_round=2, rounds=2, max_nodes=300)
+    ratio = bench.ft_solver_ratio(deals_per_round=2, rounds=2, max_nodes=300, repeat_seconds=0)
     assert ratio.rounds == 2 and ratio.unit == "positions/s" and ratio.reference_name == "pure-Python solver"
     assert ratio.ratio > 0 and ratio.subject_rate > 0 and ratio.reference_rate > 0
     timed = calls[1:]  # the first numba call is the compile warm-up
@@ -112,4 +113,28 @@ def test_ft_solver_ratio_alternates_and_asserts_equal_results(monkeypatch: pytes
     with pytest.raises(
         AssertionError, match=r"solvers differ in round 0 .*FT1-N seed 1000: .* best (\d+), .* best (?!\1)"
     ):
-        bench.ft_solver_ratio(deals_per_round=1, rounds=1, max_nodes=300)
+        bench.ft_solver_ratio(deals_per_round=1, rounds=1, max_nodes=300, repeat_seconds=0)
+
+
+def test_ft_solver_ratio_repeats_the_numba_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``repeat_seconds`` the numba solver's turn runs its deals again until that long has
+    passed; the pure-Python solver runs each deal once."""
+    from solitaire_env import bench
+    from solitaire_env.common.result import SolveResult
+    from solitaire_env.fortythieves import python_solver, solver
+
+    calls: list[str] = []
+    fast, slow = solver.solve_fortythieves, python_solver.solve_fortythieves_python
+
+    def log_fast(game: object, **kw: object) -> SolveResult:
+        calls.append("numba")
+        return fast(game, **kw)  # type: ignore[arg-type]
+
+    def log_slow(game: object, **kw: object) -> SolveResult:
+        calls.append("python")
+        return slow(game, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "solve_fortythieves", log_fast)
+    monkeypatch.setattr(python_solver, "solve_fortythieves_python", log_slow)
+    bench.ft_solver_ratio(deals_per_round=1, rounds=1, max_nodes=300, repeat_seconds=0.2)
+    assert calls.count("python") == 1 and calls.count("numba") > 2  # (the first is the warm-up)

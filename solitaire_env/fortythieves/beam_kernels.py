@@ -5,7 +5,7 @@ from the root, held in a :class:`Layer` (numpy arrays, one row per position).
 :func:`expand` runs, for a range of the layer's positions, the search's depth-first search
 (:func:`~solitaire_env.fortythieves.search_kernels.dfs`, no draws, at most ``LOCAL_NODES``
 positions, ``END_NODES`` once the stock is empty) and pools every position it entered with its
-beam score, its keys and its moves; :func:`select` sorts the pool (best score first, ties in the
+beam score, its keys and its link (the position it was entered from and the move); :func:`select` sorts the pool (best score first, ties in the
 order met), keeps the first ``width`` positions with distinct keys and plays the draw from each
 into the next layer.  The Python driver (``solver._beam``) calls :func:`expand` in chunks so that
 it can look at the clock between them.
@@ -61,17 +61,19 @@ class Layer:
 
 
 class Pool:
-    """The positions the searches of one layer entered: score, parent entry, keys, moves."""
+    """The positions the searches of one layer entered: score, layer entry searched from, keys,
+    link (the pool entry it was entered from, -1 for the layer entry itself, and the move from
+    there) and the length of its line from the layer entry."""
 
-    def __init__(self, size: int, max_moves: int) -> None:
+    def __init__(self, size: int) -> None:
         self.order = np.zeros(size, np.int64)
         self.parent = np.zeros(size, np.int64)
         self.keys = np.zeros((size, 2), np.uint64)
-        self.moves = np.zeros((size, max_moves), np.int16)
+        self.links = np.zeros((size, 2), np.int64)
         self.mlen = np.zeros(size, np.int64)
 
     def args(self) -> tuple[np.ndarray, ...]:
-        return self.order, self.parent, self.keys, self.moves, self.mlen
+        return self.order, self.parent, self.keys, self.links, self.mlen
 
 
 @njit(cache=True)
@@ -125,9 +127,9 @@ def load(b, lcols, lclen, lwaste, lwlen, lpos, lfnd, lhash, cols, clen, tops, to
 @njit(cache=True)
 def expand(
     b0, b1, lcols, lclen, lwaste, lwlen, lpos, lfnd, lhash, lines, llen, ln,
-    order, parent, keys, pmoves, mlen,
+    order, parent, keys, links, mlen,
     cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    table, cand_score, cand_len, cand_moves, cand_keys,
+    table, cand_score, cand_len, cand_links, cand_keys,
     foundation_return, max_nodes, local_nodes, end_nodes, bs, best_out, win_out,
 ):  # fmt: skip
     """Search from entries ``b0 .. b1 - 1`` of the layer; returns :data:`EXPANDED`, :data:`WON`
@@ -145,11 +147,11 @@ def expand(
         sc[K.S_NSTOCK] = nstock
         K.begin(
             cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line,
-            scratch, table, cand_score, cand_len, cand_moves, cand_keys, foundation_return, bs[B_BEST], drawing,
+            scratch, table, cand_score, cand_len, cand_links, cand_keys, foundation_return, bs[B_BEST], drawing,
         )  # fmt: skip
         status = K.dfs(
             cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line,
-            scratch, table, cand_score, cand_len, cand_moves, cand_keys, foundation_return, False, limit, limit + 1,
+            scratch, table, cand_score, cand_len, cand_links, cand_keys, foundation_return, False, limit, limit + 1,
             drawing,
         )  # fmt: skip
         bs[B_NODES] += sc[K.S_NODES]
@@ -166,7 +168,7 @@ def expand(
             bs[B_WIN_LEN] = n0 + d
             return WON
         if drawing:
-            p = bs[B_POOL]
+            p0 = p = bs[B_POOL]
             for k in range(sc[K.S_NCAND]):
                 if p >= order.size:
                     break
@@ -175,11 +177,10 @@ def expand(
                 parent[p] = b
                 keys[p, 0] = cand_keys[k, 0]
                 keys[p, 1] = cand_keys[k, 1]
-                m = cand_len[k]
-                if m > pmoves.shape[1]:
-                    continue
-                pmoves[p, :m] = cand_moves[k, :m]
-                mlen[p] = m
+                up = cand_links[k, 0]
+                links[p, 0] = -1 if up < 0 else p0 + up  # (a parent is recorded before its children)
+                links[p, 1] = cand_links[k, 1]
+                mlen[p] = cand_len[k]
                 p += 1
             bs[B_POOL] = p
         if bs[B_NODES] >= max_nodes:
@@ -190,7 +191,7 @@ def expand(
 @njit(cache=True)
 def select(
     width, lcols, lclen, lwaste, lwlen, lpos, lfnd, lhash, lines, llen,
-    order, parent, keys, pmoves, mlen, bs,
+    order, parent, keys, links, mlen, bs,
     ncols, nclen, nwaste, nwlen, npos, nfnd, nhash, nlines, nllen, nn,
     cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc,
 ):  # fmt: skip
@@ -198,7 +199,14 @@ def select(
     ties in the order met), each with the draw played, into the ``n*`` layer (emptied first)."""
     nn[0] = 0
     p = bs[B_POOL]
-    ranked = np.sort(order[:p])
+    # Only the best entries are needed, in order: sort the first `head` of them (found by a
+    # partition) and the rest only if duplicates and long lines leave the layer short.
+    head = min(p, 2 * width + 16)
+    if head < p:
+        cut = np.partition(order[:p], head - 1)[head - 1]
+        ranked = np.sort(order[:p][order[:p] <= cut])
+    else:
+        ranked = np.sort(order[:p])
     size = 1
     while size < 2 * p + 2:
         size *= 2
@@ -207,8 +215,13 @@ def select(
     used = np.zeros(size, np.bool_)
     mask = np.uint64(size - 1)
     line = np.zeros(MAX_LINE, np.int16)
-    for r in range(p):
+    r = 0
+    while r < p:
+        if r == ranked.size:  # the head is used up: the rest, in order
+            rest = np.sort(order[:p][order[:p] > ranked[r - 1]])
+            ranked = np.concatenate((ranked, rest))
         c = ranked[r] & 0xFFFFFFFF
+        r += 1
         k1 = keys[c, 0]
         k2 = keys[c, 1]
         h = k1 & mask
@@ -230,10 +243,12 @@ def select(
             continue
         load(b, lcols, lclen, lwaste, lwlen, lpos, lfnd, lhash, cols, clen, tops, topped, waste, fnd, ch, wh, sc)
         line[:n0] = lines[b, :n0]
-        for i in range(m):
-            a = pmoves[c, i]
-            K.play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
-            line[n0 + i] = a
+        e = c
+        for i in range(n0 + m - 1, n0 - 1, -1):  # the moves from the layer entry, by the links
+            line[i] = links[e, 1]
+            e = links[e, 0]
+        for i in range(n0, n0 + m):
+            K.play(line[i], cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
         K.play(DRAW, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
         line[n0 + m] = DRAW
         store(

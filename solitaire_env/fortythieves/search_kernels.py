@@ -161,7 +161,9 @@ class SearchArrays:
         self.scratch = np.zeros(MAX_MOVES, np.int64)
         self.cand_score = np.zeros(MAX_COLLECT, np.int64)
         self.cand_len = np.zeros(MAX_COLLECT, np.int64)
-        self.cand_moves = np.zeros((MAX_COLLECT, MAX_COLLECT), np.int16)
+        # per candidate k: [k, 0] its parent candidate (-1 for the root), [k, 1] the move from
+        # it; [d, 2]: the candidate on the current line at depth d
+        self.cand_links = np.zeros((MAX_COLLECT, 3), np.int64)
         self.cand_keys = np.zeros((MAX_COLLECT, 2), np.uint64)
         self.new_table(table_bits)
 
@@ -189,7 +191,7 @@ class SearchArrays:
         return (
             self.cols, self.clen, self.tops, self.topped, self.waste, self.stock, self.fnd, self.ch, self.wh,
             self.sc, self.moves, self.nmov, self.tried, self.played, self.fidx, self.best_line, self.scratch,
-            self.table, self.cand_score, self.cand_len, self.cand_moves, self.cand_keys,
+            self.table, self.cand_score, self.cand_len, self.cand_links, self.cand_keys,
         )  # fmt: skip
 
 
@@ -277,7 +279,7 @@ def _derive_blockers(cols, clen, waste, sc):
         _pushed(sc, S_WASTE_MINS, d, waste[d])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
     """Play the legal action ``a``; returns the foundation it founded on or took from, else -1."""
     f = -1
@@ -327,7 +329,7 @@ def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
     """Take back the action ``a`` that :func:`play` played (``f``: what it returned)."""
     if a == DRAW:
@@ -489,6 +491,40 @@ def _moved_to(a, cols, clen, waste, sc):
     return _FOUNDED + waste[sc[S_WLEN] - 1]
 
 
+@njit(cache=True, inline="always")
+def child_keys(a, cols, clen, waste, stock, fnd, ch, wh, sc):
+    """The two keys of the position after the legal action ``a``, without playing it."""
+    pos = sc[S_POS]
+    w0 = wh[0]
+    w1 = wh[1]
+    m0 = wh[2]
+    m1 = wh[3]
+    if a == DRAW:
+        n = sc[S_WLEN]
+        card = stock[pos]
+        return w0 + Z_WASTE[0, n, card] + Z_STOCK[0, pos + 1] + m0, w1 + Z_WASTE[1, n, card] + Z_STOCK[1, pos + 1] + m1
+    src = a // NUM_DESTS
+    dst = a - src * NUM_DESTS
+    if src < NUM_COLUMNS:
+        n = clen[src] - 1
+        card = cols[src, n]
+        m0 += mix(ch[0, src] - Z_COLUMN[0, n, card]) - ch[2, src]
+        m1 += mix(ch[1, src] - Z_COLUMN[1, n, card]) - ch[3, src]
+    elif src == WASTE:
+        n = sc[S_WLEN] - 1
+        card = waste[n]
+        w0 -= Z_WASTE[0, n, card]
+        w1 -= Z_WASTE[1, n, card]
+    else:
+        f = src - FIRST_FOUNDATION_SRC
+        card = foundation_card(f, fnd[f])
+    if dst != FOUNDATION:
+        n = clen[dst]
+        m0 += mix(ch[0, dst] + Z_COLUMN[0, n, card]) - ch[2, dst]
+        m1 += mix(ch[1, dst] + Z_COLUMN[1, n, card]) - ch[3, dst]
+    return w0 + Z_STOCK[0, pos] + m0, w1 + Z_STOCK[1, pos] + m1
+
+
 @njit(cache=True)
 def new_stamp(table, sc):
     """Start a new search on the table from numba (as ``SearchArrays.next_stamp``)."""
@@ -532,12 +568,18 @@ def score(cols, clen, waste, sc):
 
 
 @njit(cache=True, inline="always")
-def _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand_moves, cand_keys):
+def _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand_links, cand_keys):
     k = sc[S_NCAND]
     if k < MAX_COLLECT and d < MAX_COLLECT:
         cand_score[k] = score(cols, clen, waste, sc)
         cand_len[k] = d
-        cand_moves[k, :d] = played[:d]
+        if d:
+            cand_links[k, 0] = cand_links[d - 1, 2]
+            cand_links[k, 1] = played[d - 1]
+        else:
+            cand_links[k, 0] = -1
+            cand_links[k, 1] = -1
+        cand_links[d, 2] = k
         cand_keys[k, 0] = k1
         cand_keys[k, 1] = k2
         sc[S_NCAND] = k + 1
@@ -581,14 +623,16 @@ def derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc):
 @njit(cache=True)
 def start(
     cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    table, cand_score, cand_len, cand_moves, cand_keys, foundation_return, best, collect,
+    table, cand_score, cand_len, cand_links, cand_keys, foundation_return, best, collect,
 ):  # fmt: skip
     """Set up a search from the position in ``cols``/``clen``/``waste``/``stock``/``fnd`` and
     ``sc[S_WLEN]``, ``sc[S_POS]``, ``sc[S_NSTOCK]`` (the rest is derived here): the keys, the top
     tables, the root in the table and its moves.  One node (the root) is counted.  ``best``: the
     most cards founded seen so far (a line is kept only for positions above it); with
-    ``collect`` every position entered (the root first) is recorded with its score, line and
-    keys in the ``cand_*`` arrays (:data:`MAX_COLLECT` at most)."""
+    ``collect`` every position entered (the root first) is recorded with its score, depth, keys
+    and link (its parent's record and the move from it: lines are read back by following the
+    links) in the ``cand_*`` arrays (:data:`MAX_COLLECT` at most; a parent is always recorded
+    before its children)."""
     derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc)
     begin(
         cols,
@@ -611,7 +655,7 @@ def start(
         table,
         cand_score,
         cand_len,
-        cand_moves,
+        cand_links,
         cand_keys,
         foundation_return,
         best,
@@ -622,7 +666,7 @@ def start(
 @njit(cache=True)
 def begin(
     cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    table, cand_score, cand_len, cand_moves, cand_keys, foundation_return, best, collect,
+    table, cand_score, cand_len, cand_links, cand_keys, foundation_return, best, collect,
 ):  # fmt: skip
     """:func:`start` on a position whose tables and hashes are already derived (the beam's)."""
     sc[S_BEST] = best
@@ -633,7 +677,7 @@ def begin(
     k1, k2 = position_keys(clen, ch, wh, sc)
     _insert(table, sc, k1, k2)
     if collect:
-        _record(cols, clen, waste, sc, played, 0, k1, k2, cand_score, cand_len, cand_moves, cand_keys)
+        _record(cols, clen, waste, sc, played, 0, k1, k2, cand_score, cand_len, cand_links, cand_keys)
     nmov[0] = ordered_moves(cols, clen, topped, waste, fnd, sc, -1, foundation_return, moves[0], scratch)
     tried[0] = 0
 
@@ -641,12 +685,14 @@ def begin(
 @njit(cache=True)
 def dfs(
     cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    table, cand_score, cand_len, cand_moves, cand_keys, foundation_return, draws, limit, slice_nodes, collect,
+    table, cand_score, cand_len, cand_links, cand_keys, foundation_return, draws, limit, slice_nodes, collect,
 ):  # fmt: skip
     """Run the depth-first search (set up by :func:`start`, or resumed) until it ends or has
     expanded ``slice_nodes`` more positions; returns a status code.
 
-    The twin of ``python_solver._search``: a position already in the table is not entered again; the
+    The twin of ``python_solver._search``: a position already in the table is not entered again
+    (its keys come from :func:`child_keys` before the move is played, so a transposition costs
+    no play and undo); the
     best line (most cards founded) is kept in ``best_line[:sc[S_BEST_LEN]]``; :data:`NODE_LIMIT`
     when ``limit`` positions were expanded; without ``draws`` the draw is never played; with ``collect`` every
     position entered is recorded (see :func:`start`).  After
@@ -670,12 +716,11 @@ def dfs(
         tried[d] += 1
         if a == DRAW and not draws:
             continue
+        k1, k2 = child_keys(a, cols, clen, waste, stock, fnd, ch, wh, sc)
+        if _insert(table, sc, k1, k2):
+            continue
         last = _moved_to(a, cols, clen, waste, sc)
         f = play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
-        k1, k2 = position_keys(clen, ch, wh, sc)
-        if _insert(table, sc, k1, k2):
-            undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
-            continue
         played[d] = a
         fidx[d] = f
         d += 1
@@ -688,7 +733,7 @@ def dfs(
                 sc[S_DEPTH] = d
                 return SOLVED
         if collect:
-            _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand_moves, cand_keys)
+            _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand_links, cand_keys)
         if sc[S_NODES] >= limit:
             sc[S_DEPTH] = d
             return NODE_LIMIT

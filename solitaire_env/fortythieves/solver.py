@@ -230,7 +230,7 @@ def _beam(
     bs[B.B_BEST] = best.founded
     best_out = np.zeros(B.MAX_LINE, np.int16)
     win_out = np.zeros(B.MAX_LINE, np.int16)
-    pool = B.Pool(width * (LOCAL_NODES + 1), LOCAL_NODES)
+    pool = B.Pool(width * (LOCAL_NODES + 1))
     foundation_return = root.rules.foundation_return
     search = sa.args()
     out_of_time = False

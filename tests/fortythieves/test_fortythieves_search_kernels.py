@@ -431,6 +431,34 @@ def test_incremental_keys_equal_keys_from_scratch():
                     assert sa.sc[s] == fresh.sc[s]
 
 
+def test_child_keys_equal_the_keys_after_the_move():
+    """The search looks a child up before it plays the move (``child_keys``): for every legal
+    move of positions along random games, the keys it predicts are those after ``play``."""
+    checked = 0
+    for rules in RULE_IDS:
+        for seed in range(6):
+            rng = random.Random(seed)
+            game = new_game(seed, rules)
+            sa = arrays()
+            numba_start(sa, game)
+            pos = (sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.stock, sa.fnd, sa.ch, sa.wh, sa.sc)
+            for _ in range(120):
+                for a in game.legal_actions():
+                    predicted = K.child_keys(a, sa.cols, sa.clen, sa.waste, sa.stock, sa.fnd, sa.ch, sa.wh, sa.sc)
+                    before = K.position_keys(sa.clen, sa.ch, sa.wh, sa.sc)
+                    f = K.play(a, *pos)
+                    assert predicted == K.position_keys(sa.clen, sa.ch, sa.wh, sa.sc), (rules, seed, a)
+                    K.undo(a, f, *pos)
+                    assert K.position_keys(sa.clen, sa.ch, sa.wh, sa.sc) == before
+                    checked += 1
+                a = random_move(game, rng)
+                if a is None:
+                    break
+                K.play(a, *pos)
+                game.play(a)
+    assert checked > 3000
+
+
 # --------------------------------------------------------------------------- 5. the table
 
 

@@ -63,7 +63,7 @@ def test_solve_passes_the_time_budget_on() -> None:
 
 
 def test_the_bench_line_compares_equal_results(monkeypatch: pytest.MonkeyPatch) -> None:
-    ratio = bench.ft_solver_ratio(deals_per_round=1, rounds=2, max_nodes=2000)
+    ratio = bench.ft_solver_ratio(deals_per_round=1, rounds=2, max_nodes=2000, repeat_seconds=0)
     assert ratio.ratio > 0 and ratio.unit == "positions/s" and ratio.target == 50.0
     assert "Forty Thieves solver (2,000 nodes a deal)" in ratio.line()
     original = python_solver.solve_fortythieves_python
@@ -74,4 +74,4 @@ def test_the_bench_line_compares_equal_results(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(python_solver, "solve_fortythieves_python", off_by_one)
     with pytest.raises(AssertionError, match="the Forty Thieves solvers differ"):
-        bench.ft_solver_ratio(deals_per_round=1, rounds=1, max_nodes=2000)
+        bench.ft_solver_ratio(deals_per_round=1, rounds=1, max_nodes=2000, repeat_seconds=0)
