@@ -5,9 +5,11 @@ from the root, held in a :class:`Layer` (numpy arrays, one row per position).
 :func:`expand` runs, for a range of the layer's positions, the search's depth-first search
 (:func:`~solitaire_env.fortythieves.search_kernels.dfs`, no draws, at most ``LOCAL_NODES``
 positions, ``END_NODES`` once the stock is empty) and pools every position it entered with its
-beam score, its keys and its link (the position it was entered from and the move); :func:`select` sorts the pool (best score first, ties in the
-order met), keeps the first ``width`` positions with distinct keys and plays the draw from each
-into the next layer.  The Python driver (``solver._beam``) calls :func:`expand` in chunks so that
+beam score, its keys and its link (the position it was entered from and the move);
+:func:`select` takes the pool in order (best score first, ties in the order met: a partition
+finds the head, which alone is sorted unless duplicates use it up), keeps the first ``width``
+positions with distinct keys, replays each one's moves by its links and plays the draw from
+each into the next layer.  The Python driver (``solver._beam``) calls :func:`expand` in chunks so that
 it can look at the clock between them.
 """
 
