@@ -423,6 +423,9 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
             if card == last - _FOUNDED:
                 continue  # the card just founded (or its twin)
         dests = source_dests(src, card, empty, topped[PARENT_ARRAY[card]], fnd) & allowed
+        uk = 0
+        if src < NUM_COLUMNS and dests:
+            uk = _uncover_key(cols, clen, fnd, src)
         while dests:
             low = dests & -dests
             dests ^= low
@@ -439,7 +442,7 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
                 if src == WASTE:
                     scratch[n] = K_WASTE_FOUNDATION * 256 + action
                 else:
-                    scratch[n] = (K_COLUMN_FOUNDATION + _uncover_key(cols, clen, fnd, src)) * 256 + action
+                    scratch[n] = (K_COLUMN_FOUNDATION + uk) * 256 + action
                 n += 1
                 continue
             empty_dst = clen[dst] == 0
@@ -455,11 +458,11 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
                 continue
             natural = cols[src, h - 2] == card + 1
             if empty_dst:
-                key = K_NATURAL_TO_EMPTY if natural else K_TO_EMPTY + _uncover_key(cols, clen, fnd, src)
+                key = K_NATURAL_TO_EMPTY if natural else K_TO_EMPTY + uk
             elif natural:
-                key = K_NATURAL_TO_BUILD + _uncover_key(cols, clen, fnd, src)
+                key = K_NATURAL_TO_BUILD + uk
             else:
-                key = K_TO_BUILD + _uncover_key(cols, clen, fnd, src)
+                key = K_TO_BUILD + uk
             scratch[n] = key * 256 + action
             n += 1
     if sc[S_POS] < sc[S_NSTOCK]:
