@@ -158,41 +158,50 @@ def chunks(codes: Sequence[str], workers: int, *, most: int = 16) -> list[Chunk]
     return [numbered[i : i + size] for i in range(0, len(numbered), size)]
 
 
-OnChunk = Callable[[list[EpisodeResult]], None]
+OnChunk = Callable[[list[Any]], None]
+#: What the backends run: a class built once per worker from a picklable setup, whose
+#: ``play(chunk)`` returns a list of results and ``close()`` frees it (:class:`DealWorker`;
+#: the hint benchmark's worker is another).
+WorkerClass = Callable[[Any], Any]
 
 # --------------------------------------------------------------------------- local processes
 
-_WORKER: DealWorker | None = None
+_WORKER: Any = None
 _WORKER_ERROR: str | None = None
 
 
-def _init_worker(setup: WorkerSetup) -> None:
+def _init_worker(worker_class: WorkerClass, setup: Any) -> None:
     # an initializer that raises makes the pool start new workers forever: keep the error
     # and raise it with the first chunk instead
     global _WORKER, _WORKER_ERROR
     try:
-        _WORKER = DealWorker(setup)
+        _WORKER = worker_class(setup)
     except Exception as error:
         _WORKER_ERROR = f"a worker could not build its env and agents: {type(error).__name__}: {error}"
 
 
-def _play_chunk(chunk: Chunk) -> list[EpisodeResult]:
+def _play_chunk(chunk: Chunk) -> list[Any]:
     if _WORKER is None:
         raise RuntimeError(_WORKER_ERROR or "the pool initializer did not run")
-    return _WORKER.play(chunk)
+    results: list[Any] = _WORKER.play(chunk)
+    return results
 
 
-def run_local(setup: WorkerSetup, work: list[Chunk], workers: int, on_chunk: OnChunk) -> None:
-    """Play every chunk: in this process (``workers == 1``) or in a pool of ``workers`` processes."""
+def run_local(
+    setup: Any, work: list[Chunk], workers: int, on_chunk: OnChunk, *, worker_class: WorkerClass = DealWorker
+) -> None:
+    """Play every chunk: in this process (``workers == 1``) or in a pool of ``workers`` processes,
+    each with one ``worker_class(setup)``."""
     if workers <= 1:
-        worker = DealWorker(setup)
+        worker = worker_class(setup)
         try:
             for chunk in work:
                 on_chunk(worker.play(chunk))
         finally:
             worker.close()
         return
-    with multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(setup,)) as pool:
+    context = multiprocessing.get_context()
+    with context.Pool(workers, initializer=_init_worker, initargs=(worker_class, setup)) as pool:
         for results in pool.imap_unordered(_play_chunk, work):
             on_chunk(results)
 
@@ -216,9 +225,16 @@ def import_ray() -> Any:
 
 
 def run_ray(
-    setup: WorkerSetup, work: list[Chunk], workers: int | None, on_chunk: OnChunk, *, address: str | None = None
+    setup: Any,
+    work: list[Chunk],
+    workers: int | None,
+    on_chunk: OnChunk,
+    *,
+    address: str | None = None,
+    worker_class: WorkerClass = DealWorker,
 ) -> int:
-    """Play every chunk on Ray actors (one :class:`DealWorker` each); returns the number of actors.
+    """Play every chunk on Ray actors (one ``worker_class(setup)``, by default a
+    :class:`DealWorker`, each); returns the number of actors.
 
     Joins the running Ray instance if this process already called ``ray.init``; else calls
     ``ray.init(address)`` (``None``: ``RAY_ADDRESS`` or a new local instance) and shuts it
@@ -234,7 +250,7 @@ def run_ray(
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         n = max(1, min(workers or cpus, cpus, len(work)))
-        actor_class = ray.remote(num_cpus=1)(DealWorker)
+        actor_class = ray.remote(num_cpus=1)(worker_class)
         actors = [actor_class.remote(setup) for _ in range(n)]
         pending: dict[Any, Any] = {}
         queue: Iterator[Chunk] = iter(work)
