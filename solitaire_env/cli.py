@@ -546,6 +546,28 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- eval
 
+
+def _config_with_flags(args: argparse.Namespace, keys: Sequence[str], env_flags: Sequence[str]) -> dict[str, Any]:
+    """The settings of ``--config`` (if given) with the flags given on top: ``keys`` by name,
+    ``env_flags`` and ``--foundation-return`` into its ``env`` mapping."""
+    from agents.evaluation.config import load_config_file
+
+    raw: dict[str, Any] = load_config_file(args.config) if args.config is not None else {}
+    for key in keys:
+        if getattr(args, key) is not None:
+            raw[key] = getattr(args, key)
+    flags = {k: getattr(args, k) for k in env_flags}
+    if args.foundation_return is not None:
+        flags["foundation_return"] = args.foundation_return == "on"
+    flags = {k: v for k, v in flags.items() if v is not None}
+    if flags:
+        env = raw.get("env") or {}
+        if not isinstance(env, dict):
+            raise CLIError(f"{args.config}: env: want a mapping of env keywords, got {env!r}")
+        raw["env"] = {**env, **flags}
+    return raw
+
+
 EVAL_EPILOG = """\
 Every agent plays the same N deal codes, drawn from numpy's default_rng(--seed) by
 solitaire_env.common.deals.random_code (the draw of solve --deals), in --workers processes (default:
@@ -615,7 +637,7 @@ examples:
 )
 def cmd_eval(args: argparse.Namespace) -> int:
     from agents.evaluation.backends import RayUnavailableError
-    from agents.evaluation.config import EvalConfig, load_config_file
+    from agents.evaluation.config import EvalConfig
     from agents.evaluation.harness import (
         COMPILE_NOTE,
         EvalResult,
@@ -625,22 +647,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         numba_cold_agents,
     )
 
-    raw: dict[str, Any] = load_config_file(args.config) if args.config is not None else {}
-    for key in ("game", "rules", "deals", "seed", "agents", "workers", "backend", "ray_address", "compare"):
-        if getattr(args, key) is not None:
-            raw[key] = getattr(args, key)
-    for key in ("out", "record", "plot"):
-        if getattr(args, key) is not None:
-            raw[key] = getattr(args, key)
-    flags = {k: getattr(args, k) for k in ("draw", "faces", "waste_start", "jokers", "scoring")}
-    if args.foundation_return is not None:
-        flags["foundation_return"] = args.foundation_return == "on"
-    flags = {k: v for k, v in flags.items() if v is not None}
-    if flags:
-        env = raw.get("env") or {}
-        if not isinstance(env, dict):
-            raise CLIError(f"{args.config}: env: want a mapping of env keywords, got {env!r}")
-        raw["env"] = {**env, **flags}
+    keys = ("game", "rules", "deals", "seed", "agents", "workers", "backend", "ray_address", "compare")
+    env_flags = ("draw", "faces", "waste_start", "jokers", "scoring")
+    raw = _config_with_flags(args, (*keys, "out", "record", "plot"), env_flags)
     config = EvalConfig.from_mapping(raw, source=args.config)
     check_outputs(config)  # every output path and the plot's format, before any game
     if args.dry_run:
@@ -733,24 +742,11 @@ examples:
 )
 def cmd_hint_bench(args: argparse.Namespace) -> int:
     from agents.evaluation.backends import RayUnavailableError
-    from agents.evaluation.config import load_config_file
     from agents.hintbench.config import HintBenchConfig
     from agents.hintbench.run import run_hint_bench
 
-    raw: dict[str, Any] = load_config_file(args.config) if args.config is not None else {}
-    for key in ("game", "rules", "deals", "seed", "reference", "heuristics", "every", "per_deal", "samples",
-                "max_nodes", "workers", "backend", "ray_address", "out", "plot"):  # fmt: skip
-        if getattr(args, key) is not None:
-            raw[key] = getattr(args, key)
-    flags = {k: getattr(args, k) for k in ("draw", "faces")}
-    if args.foundation_return is not None:
-        flags["foundation_return"] = args.foundation_return == "on"
-    flags = {k: v for k, v in flags.items() if v is not None}
-    if flags:
-        env = raw.get("env") or {}
-        if not isinstance(env, dict):
-            raise CLIError(f"{args.config}: env: want a mapping of rule options, got {env!r}")
-        raw["env"] = {**env, **flags}
+    keys = ("game", "rules", "deals", "seed", "reference", "heuristics", "every", "per_deal", "samples", "max_nodes")
+    raw = _config_with_flags(args, (*keys, "workers", "backend", "ray_address", "out", "plot"), ("draw", "faces"))
     config = HintBenchConfig.from_mapping(raw, source=args.config)
     config.check_outputs()
     if args.dry_run:

@@ -412,22 +412,30 @@ def check_outputs(config: EvalConfig) -> None:
     format matplotlib can write here (see :func:`plot_format`; its missing folders are made too).
     Nothing is written or created.
     """
+    check_output_paths(config.out, OUT_FILES, record=config.record, plot=config.plot)
+
+
+def check_output_paths(
+    out: str | None, out_files: Sequence[str], *, record: str | None = None, plot: str | None = None
+) -> None:
+    """:func:`check_outputs` for any run: ``out`` a folder and its ``out_files`` writable,
+    ``record`` a folder, ``plot`` an image file of a format matplotlib writes."""
     from solitaire_env.common.outputs import output_path_problem
 
     outputs: list[tuple[str, str, bool]] = []
-    if config.out is not None:
-        outputs.append(("out", config.out, True))
-        outputs += [("out", os.path.join(config.out, name), False) for name in OUT_FILES]
-    if config.record is not None:
-        outputs.append(("record", config.record, True))
-    if config.plot is not None:
-        outputs.append(("plot", config.plot, False))
+    if out is not None:
+        outputs.append(("out", out, True))
+        outputs += [("out", os.path.join(out, name), False) for name in out_files]
+    if record is not None:
+        outputs.append(("record", record, True))
+    if plot is not None:
+        outputs.append(("plot", plot, False))
     for key, path, folder in outputs:
         problem = output_path_problem(path, folder=folder)
         if problem is not None:
             raise ConfigError(f"{key}: {path!r} {problem}")
-    if config.plot is not None:
-        plot_format(config.plot)
+    if plot is not None:
+        plot_format(plot)
 
 
 #: The numba kernels an agent compiles on its first call, by (agent name, game): the module and

@@ -21,7 +21,6 @@ Keys (every one optional):
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -173,21 +172,9 @@ class HintBenchConfig:
     def check_outputs(self) -> None:
         """``out`` a folder (made if missing) whose files :data:`OUT_FILES` can be written, ``plot``
         an image file matplotlib can write: a one-line :class:`ConfigError` before any work."""
-        from agents.evaluation.harness import plot_format
-        from solitaire_env.common.outputs import output_path_problem
+        from agents.evaluation.harness import check_output_paths
 
-        outputs: list[tuple[str, str, bool]] = []
-        if self.out is not None:
-            outputs.append(("out", self.out, True))
-            outputs += [("out", os.path.join(self.out, name), False) for name in OUT_FILES]
-        if self.plot is not None:
-            outputs.append(("plot", self.plot, False))
-        for key, path, folder in outputs:
-            problem = output_path_problem(path, folder=folder)
-            if problem is not None:
-                raise ConfigError(f"{key}: {path!r} {problem}")
-        if self.plot is not None:
-            plot_format(self.plot)
+        check_output_paths(self.out, OUT_FILES, plot=self.plot)
 
     def dry_run_text(self) -> str:
         lines = [f"hint benchmark ({self.source or 'flags'}): would run"]
