@@ -45,6 +45,8 @@ def test_a_small_run_prints_the_table_and_writes_its_outputs(capsys, tmp_path: P
     ] == ["random", "hint", "oracle"]
     results = json.loads((out_dir / "results.json").read_text())
     assert [s["heuristic"] for s in results["scores"]] == ["random", "hint", "oracle"]
+    worst = results["scores"][0]["worst"][0]  # random's worst position, to look at
+    assert worst["board"] and worst["move_name"] and Position.from_json(worst)
     oracle = results["scores"][2]
     assert oracle["full_information_blunders"] == 0 and oracle["full_information_agreement"] in (1.0, None)
     positions = [Position.from_json(p) for p in json.loads((out_dir / "positions.json").read_text())]

@@ -20,7 +20,7 @@ from agents.evaluation.backends import chunks, run_local, run_ray
 from agents.hintbench.config import HintBenchConfig
 from agents.hintbench.heuristics import heuristic, heuristic_choices
 from agents.hintbench.labels import PositionLabels, label_position
-from agents.hintbench.positions import Position, sample_positions
+from agents.hintbench.positions import Position, position_game, sample_positions
 from agents.hintbench.scoring import HeuristicScore, PairedComparison, compare, score_choices
 from agents.registry import make_agent
 
@@ -147,9 +147,11 @@ class HintBenchResult:
 
     def _worst(self, s: HeuristicScore, i: int) -> dict[str, Any]:
         pl = self.labels[i]
+        game = position_game(pl.position)
         return {
-            **pl.position.to_json(), "move": s.choices[i], "regret": s.regrets[i],
-            "full_information_blunder": s.blunders[i], "best_moves": list(pl.best_moves),
+            **pl.position.to_json(), "move": s.choices[i], "move_name": game.action_name(s.choices[i]),
+            "regret": s.regrets[i], "full_information_blunder": s.blunders[i], "best_moves": list(pl.best_moves),
+            "best_move_names": [game.action_name(a) for a in pl.best_moves], "board": board_text(game),
         }  # fmt: skip
 
     def write(self, folder: str) -> None:
@@ -202,6 +204,17 @@ class HintBenchResult:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         fig.savefig(path)
         plt.close(fig)
+
+
+def board_text(game: Any) -> str:
+    """The position as the player sees it (the env's ``ansi`` drawing of the public view)."""
+    from solitaire_env.fortythieves.game import FortyThievesGame
+    from solitaire_env.fortythieves.render import fortythieves_ansi
+    from solitaire_env.tripeaks.render import tripeaks_ansi
+
+    view = game.public_view()
+    text: str = fortythieves_ansi(view) if isinstance(game, FortyThievesGame) else tripeaks_ansi(view)
+    return text
 
 
 def _pct(x: float) -> str:
