@@ -727,6 +727,12 @@ examples:
     arg("--every", type=_positive, metavar="K", help="keep every K-th position with a choice (default 1)"),
     arg("--per-deal", type=_positive, metavar="N", help="at most N positions a deal (default: all)"),
     arg("--samples", type=_positive, metavar="S", help="fair-value samples per position (default 20)"),
+    arg(
+        "--decided-only",
+        action="store_const",
+        const=True,
+        help="score only the positions where the solver decided every move (Forty Thieves)",
+    ),
     arg("--max-nodes", type=_positive, metavar="N", help="solver budget per search (default 200000 tp, 100000 ft)"),
     arg("--workers", type=_positive, metavar="W", help="worker processes or Ray actors (default: all cores)"),
     arg("--backend", choices=("process", "ray"), help="process: a local process pool (default); ray: a Ray cluster"),
@@ -745,7 +751,8 @@ def cmd_hint_bench(args: argparse.Namespace) -> int:
     from agents.hintbench.config import HintBenchConfig
     from agents.hintbench.run import run_hint_bench
 
-    keys = ("game", "rules", "deals", "seed", "reference", "heuristics", "every", "per_deal", "samples", "max_nodes")
+    keys = ("game", "rules", "deals", "seed", "reference", "heuristics", "every", "per_deal", "samples", "max_nodes",
+            "decided_only")  # fmt: skip
     raw = _config_with_flags(args, (*keys, "workers", "backend", "ray_address", "out", "plot"), ("draw", "faces"))
     config = HintBenchConfig.from_mapping(raw, source=args.config)
     config.check_outputs()

@@ -106,3 +106,12 @@ def test_the_shipped_configs_validate() -> None:
     assert paths
     for path in paths:
         HintBenchConfig.from_mapping(load_config_file(str(path)), source=str(path))
+
+
+def test_decided_only_keeps_the_positions_the_solver_decided(capsys) -> None:  # type: ignore[no-untyped-def]
+    ft = ["hint-bench", "--game", "ft", "--deals", "1", "--per-deal", "2", "--every", "5", "--samples", "1"]
+    status, out, _ = run(capsys, *ft, "--max-nodes", "20", "--workers", "1", "--no-progress", "--decided-only")
+    assert status == 0
+    assert out.startswith("0 positions (of 2 sampled: those whose every move the solver decided)")
+    status, out, _ = run(capsys, "hint-bench", *FAST, "--decided-only")  # TriPeaks: the solver decides all
+    assert status == 0 and "sampled" not in out.splitlines()[0]

@@ -13,6 +13,8 @@ Keys (every one optional):
   positions a deal, default no cap);
 - ``heuristics``: the heuristics to score (registered agents ``NAME`` / ``NAME:KEY=VALUE,...``,
   or user code ``MODULE:FUNCTION``; default ``random`` and ``hint``);
+- ``decided_only`` (score only the positions where the solver decided every move's
+  full-information label; default false: undecided labels are counted apart);
 - ``samples`` (fair-value samples per position, default 20) and ``max_nodes`` (the solver's
   budget per search, default 200,000 TriPeaks / 100,000 Forty Thieves);
 - ``workers``, ``backend`` (``process`` or ``ray``), ``ray_address``, ``out`` (a folder),
@@ -51,6 +53,7 @@ HINT_KEYS = (
     "every",
     "per_deal",
     "heuristics",
+    "decided_only",
     "samples",
     "max_nodes",
     "workers",
@@ -94,6 +97,7 @@ class HintBenchConfig:
     every: int = 1
     per_deal: int | None = None
     heuristics: tuple[str, ...] = ("random", "hint")
+    decided_only: bool = False
     samples: int = 20
     max_nodes: int = 200_000
     workers: int | None = None
@@ -134,6 +138,10 @@ class HintBenchConfig:
         )
         settings["workers"], _ = check(_int, get("workers"), "workers", "", minimum=1, default=None)
         backend, backend_ok = check(_choice, get("backend"), "backend", BACKENDS, "", fallback=BACKENDS[0])
+        decided_only = get("decided_only", False)
+        if not isinstance(decided_only, bool):
+            problems.add(f"decided_only: want true or false, got {decided_only!r}")
+            decided_only = False
         reference, _ = check(_specs, get("reference"), "reference", ("hint",), fallback=("hint",))
         if len(reference) != 1:
             problems.add(f"reference: want one agent, got {list(reference)}")
@@ -143,6 +151,7 @@ class HintBenchConfig:
             problems.add(f"ray_address applies to backend ray only (backend is {backend})")
         config = cls(
             game=game, rules=rules, env=tuple(sorted(env.items())), reference=reference[0], heuristics=heuristics,
+            decided_only=decided_only,
             backend=backend, source=source, **settings, **paths,
         )  # fmt: skip
         if build and game_ok and not problems.found:
@@ -187,5 +196,6 @@ class HintBenchConfig:
         return {
             "game": self.game, "rules": self.rules, "env": dict(self.env), "deals": self.deals, "seed": self.seed,
             "reference": self.reference, "every": self.every, "per_deal": self.per_deal,
-            "heuristics": list(self.heuristics), "samples": self.samples, "max_nodes": self.max_nodes,
+            "heuristics": list(self.heuristics), "decided_only": self.decided_only, "samples": self.samples,
+            "max_nodes": self.max_nodes,
         }  # fmt: skip

@@ -72,6 +72,8 @@ class HintBenchResult:
     labels: list[PositionLabels]
     scores: list[HeuristicScore]
     pairs: list[PairedComparison] = field(default_factory=list)
+    #: Positions sampled (more than ``labels`` when ``decided_only`` left some out).
+    sampled: int = 0
 
     @property
     def positions(self) -> list[Position]:
@@ -84,8 +86,13 @@ class HintBenchResult:
     def header(self) -> str:
         c = self.config
         n = self.counts()
+        kept = (
+            f" (of {self.sampled} sampled: those whose every move the solver decided)"
+            if c.decided_only and self.sampled != len(self.labels)
+            else ""
+        )
         return (
-            f"{len(self.labels)} positions from {c.deals} {c.game} deals (rules {c.rules}, seed {c.seed}), along "
+            f"{len(self.labels)} positions{kept} from {c.deals} {c.game} deals (rules {c.rules}, seed {c.seed}), along "
             f"{c.reference}'s episodes; full-information labels*: {n['win']} winnable, {n['loss']} lost, "
             f"{n['unknown']} undecided at {c.max_nodes:,} nodes; fair values over {c.samples} samples each\n"
         )
@@ -250,10 +257,13 @@ def run_hint_bench(config: HintBenchConfig, *, progress: bool = True, workers: i
     finally:
         bar.close()
     outcomes.sort(key=lambda o: o.index)
-    labels = [pl for o in outcomes for pl in o.labels]
     names = [heuristic(spec, config.game, config.seed).name for spec in config.heuristics]
-    scores = [score_choices(name, labels, [a for o in outcomes for a in o.choices[name]]) for name in names]
-    result = HintBenchResult(config, labels, scores)
+    labelled = [(pl, {n: o.choices[n][k] for n in names}) for o in outcomes for k, pl in enumerate(o.labels)]
+    if config.decided_only:  # the positions where the solver decided every move
+        labelled = [(pl, picks) for pl, picks in labelled if all(m.truth != "unknown" for m in pl.moves)]
+    labels = [pl for pl, _ in labelled]
+    scores = [score_choices(name, labels, [picks[name] for _, picks in labelled]) for name in names]
+    result = HintBenchResult(config, labels, scores, sampled=sum(len(o.labels) for o in outcomes))
     ranked = [s for s in scores if not math.isnan(s.mean_regret[0])]
     if len(ranked) > 1:
         best = min(ranked, key=lambda s: s.mean_regret[0])
