@@ -225,3 +225,29 @@ def test_user_code_as_module_function(tmp_path, monkeypatch) -> None:  # type: i
     with pytest.raises(ValueError, match="chose illegal move 0"):
         heuristic_choices(heuristic("bad_hints:zero", "tripeaks"), [BLUNDER])
     assert heuristic("rollout:samples=3", "tripeaks").name == "rollout:samples=3"
+
+
+# --------------------------------------------------------------------------- backends
+
+
+def _run(**kwargs: object) -> object:
+    from agents.hintbench.config import HintBenchConfig
+    from agents.hintbench.run import run_hint_bench
+
+    settings = {"deals": 4, "per_deal": 2, "every": 3, "samples": 3, "heuristics": ["random", "hint"], **kwargs}
+    return run_hint_bench(HintBenchConfig.from_mapping(settings), progress=False)
+
+
+def test_the_result_does_not_depend_on_the_workers_or_the_backend() -> None:
+    one = _run(workers=1)
+    two = _run(workers=2)
+    assert one.labels and one.labels == two.labels  # type: ignore[attr-defined]
+    assert [s.choices for s in one.scores] == [s.choices for s in two.scores]  # type: ignore[attr-defined]
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'solitaire-env[ray]')")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = _run(workers=2, backend="ray")
+    finally:
+        ray.shutdown()
+    assert [s.choices for s in remote.scores] == [s.choices for s in one.scores]  # type: ignore[attr-defined]
+    assert remote.labels == one.labels  # type: ignore[attr-defined]
