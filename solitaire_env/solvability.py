@@ -24,7 +24,6 @@ The library half of ``solitaire-env solve --deals N`` (the command line only par
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import sys
 import time
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 from solitaire_env.common.deals import GameCode, GameName, draw_codes, parse_deal_code
+from solitaire_env.common.pool import process_pool
 from solitaire_env.common.result import Status
 from solitaire_env.common.statistics import wilson
 from solitaire_env.games import code_letter, make_game
@@ -168,7 +168,7 @@ def solvability(
             warm_up(codes[0], rules)
             return _collect(map(_solve_task, tasks), bar)
         chunk = max(1, min(32, len(tasks) // (workers * 16)))
-        with multiprocessing.get_context().Pool(workers, initializer=warm_up, initargs=(codes[0], rules)) as pool:
+        with process_pool(workers, initializer=warm_up, initargs=(codes[0], rules)) as pool:
             return _collect(pool.imap(_solve_task, tasks, chunksize=chunk), bar)
     finally:
         bar.close()

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from typing import Any
 
 from agents.base import Agent, GameName, decide, env_output
 from agents.evaluation.config import AgentSpec
+from solitaire_env.common.pool import process_pool
 
 __all__ = ["DealWorker", "EpisodeResult", "WorkerSetup", "agent_seed", "chunks", "run_local", "run_ray"]
 
@@ -200,8 +200,7 @@ def run_local(
         finally:
             worker.close()
         return
-    context = multiprocessing.get_context()
-    with context.Pool(workers, initializer=_init_worker, initargs=(worker_class, setup)) as pool:
+    with process_pool(workers, initializer=_init_worker, initargs=(worker_class, setup)) as pool:
         for results in pool.imap_unordered(_play_chunk, work):
             on_chunk(results)
 

@@ -17,7 +17,6 @@ in worker processes.
 from __future__ import annotations
 
 import functools
-import multiprocessing
 import os
 import signal
 import time
@@ -31,6 +30,7 @@ import pytest
 
 import solitaire_env
 from solitaire_env.common.deals import DealCode, parse_deal_code
+from solitaire_env.common.pool import process_pool
 from solitaire_env.common.result import SolveResult
 from solitaire_env.games import decode_deal
 from solitaire_env.solvability import draw_codes, make_game
@@ -132,7 +132,7 @@ def reference_verdicts(games: Sequence[TriPeaksGame], seconds: int = REFERENCE_S
     workers = min(os.cpu_count() or 1, len(games))
     if workers <= 1:
         return [func(game) for game in games]
-    with multiprocessing.get_context().Pool(workers, maxtasksperchild=20) as pool:
+    with process_pool(workers, maxtasksperchild=20) as pool:
         return pool.map(func, games, chunksize=1)
 
 
