@@ -21,7 +21,7 @@ from agents.evaluation.config import parse_agent_spec
 from agents.hintbench.positions import Position, position_game
 from agents.registry import make_agent
 
-__all__ = ["Heuristic", "heuristic", "heuristic_choices"]
+__all__ = ["Heuristic", "heuristic", "heuristic_choices", "heuristic_name"]
 
 
 @dataclass(frozen=True)
@@ -45,11 +45,21 @@ def _user_function(text: str) -> Callable[..., int]:
     return function
 
 
+def _is_user_code(text: str) -> bool:
+    _, colon, rest = text.partition(":")
+    return bool(colon) and "=" not in rest
+
+
+def heuristic_name(spec: str) -> str:
+    """How tables and files name the heuristic ``spec`` (without building it)."""
+    text = spec.strip()
+    return text if _is_user_code(text) else parse_agent_spec(text, "heuristic").key
+
+
 def heuristic(spec: str, game: GameName, seed: int = 0) -> Heuristic:
     """The heuristic ``spec`` names (see the module docstring) for ``game``."""
     text = spec.strip()
-    _, colon, rest = text.partition(":")
-    if colon and "=" not in rest:
+    if _is_user_code(text):
         function = _user_function(text)
         return Heuristic(text, lambda g, actions: int(function(public_state(g, actions))))
     parsed = parse_agent_spec(text, "heuristic")

@@ -18,7 +18,7 @@ from typing import Any
 
 from agents.evaluation.backends import chunks, run_local, run_ray
 from agents.hintbench.config import HintBenchConfig
-from agents.hintbench.heuristics import heuristic, heuristic_choices
+from agents.hintbench.heuristics import heuristic, heuristic_choices, heuristic_name
 from agents.hintbench.labels import PositionLabels, label_position
 from agents.hintbench.positions import Position, position_game, sample_positions
 from agents.hintbench.scoring import HeuristicScore, PairedComparison, compare, score_choices
@@ -257,7 +257,7 @@ def run_hint_bench(config: HintBenchConfig, *, progress: bool = True, workers: i
     finally:
         bar.close()
     outcomes.sort(key=lambda o: o.index)
-    names = [heuristic(spec, config.game, config.seed).name for spec in config.heuristics]
+    names = [heuristic_name(spec) for spec in config.heuristics]
     labelled = [(pl, {n: o.choices[n][k] for n in names}) for o in outcomes for k, pl in enumerate(o.labels)]
     if config.decided_only:  # the positions where the solver decided every move
         labelled = [(pl, picks) for pl, picks in labelled if all(m.truth != "unknown" for m in pl.moves)]

@@ -5,8 +5,9 @@
 parent's other threads held at that moment (numba's compiler, torch's and OpenMP's thread pools,
 Ray's and tqdm's threads), and a worker that touches one waits forever.  That happened: in a
 fresh clone (numba's cache empty, so every worker compiles) a ``solve --deals N --workers 2``
-in the test suite hung with one worker dead and the other asleep on a futex, and so did a CI
-run.  A spawned worker imports what it needs and loads numba's cache itself (about a second).
+in the test suite hung with one worker dead and the other asleep on a futex (a CI run that
+timed out at the same test was most likely this).  A spawned worker imports what it needs and
+loads numba's cache itself.
 """
 
 from __future__ import annotations

@@ -70,7 +70,8 @@ DFS_TURN = 4
 LOCAL_NODES = 50
 END_NODES = 500
 NODES_PER_WIDTH = 1500
-#: The widest beam (its two layers and candidate pool take about 25 KB per unit of width).
+#: The widest beam (its two layers and candidate pool take about 21 KB per unit of width, from the
+#: arrays' sizes: a layer entry's line of MAX_LINE moves is most of it).
 MAX_WIDTH = 16384
 #: Beam positions searched per numba call between two looks at the clock.
 BEAM_CHUNK = 256
