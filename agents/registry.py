@@ -29,6 +29,7 @@ AGENT_MODULES = (
     "agents.players.heuristics.fortythieves",
     "agents.players.rollout",
     "agents.players.pimc",
+    "agents.players.planner",
     "agents.players.oracle",
     "agents.players.ppo",
 )
