@@ -37,7 +37,16 @@ from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.knowledge import fortythieves_knowledge
 from solitaire_env.fortythieves.rules import DRAW, TOTAL_CARDS
 
-__all__ = ["DEFAULT_PLANNING", "MAX_HINT_PLAN", "Plan", "endgame_line", "hint_plan", "plan_turn", "sampled_stocks", "shorten_line"]
+__all__ = [
+    "DEFAULT_PLANNING",
+    "MAX_HINT_PLAN",
+    "Plan",
+    "endgame_line",
+    "hint_plan",
+    "plan_turn",
+    "sampled_stocks",
+    "shorten_line",
+]
 
 #: The longest plan taken from the hint heuristic before it draws (it may go back and forth).
 MAX_HINT_PLAN = 60
