@@ -85,12 +85,12 @@ def solve(
     return _solve(game, rules=rules, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
-def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None) -> Hint:
+def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None, plan: bool = True) -> Hint:
     """One move worth trying and a verdict that never peeks, for a game, a deal code, a deal
     string or a deal (see :func:`solitaire_env.hints.hint`)."""
     from solitaire_env.hints import hint as _hint
 
-    return _hint(game, rules=rules, max_nodes=max_nodes)
+    return _hint(game, rules=rules, max_nodes=max_nodes, plan=plan)
 
 
 __all__ = [

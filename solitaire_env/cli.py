@@ -501,7 +501,9 @@ the deal: the suggested move as an env action and in words, the verdict and the 
 the board as the player sees it.  The hint never peeks: it reads only the cards the player
 has seen, and consults the full-information solver only once every card is known (every
 face-down card turned and every stock card drawn), so "unwinnable" is a proof; while cards
-are hidden the verdict is "unknown".
+are hidden the verdict is "unknown".  Forty Thieves with stock cards unseen: the move is the
+fair planner's (the plan up to the next draw that did best on sampled stock orders, printed
+as "plan:"; about a tenth of a second), or with --no-plan the heuristic's, at once.
 
 --moves A,B,... is played in order through the rules core, each move an env action number
 (TriPeaks: 0-27 remove the card in that slot, 28 draws; Forty Thieves: src * 11 + dst, 209
@@ -516,6 +518,7 @@ examples:
   solitaire-env hint TP1-E-AAAAAAB --moves "remove 6D (slot 27),draw"
   solitaire-env hint TP1-C-AAAAAAB --faces open --draw when_stuck
   solitaire-env hint FT1-N-AAAAAAB --moves 21,209
+  solitaire-env hint FT1-N-AAAAAAB --moves 54,21 --no-plan
   solitaire-env hint FT1-N-AAAAAAB --moves "move AC from column 2 to foundation,draw"
 """
 
@@ -530,7 +533,11 @@ examples:
     FACES_ARG,
     WASTE_START_ARG,
     FOUNDATION_RETURN_ARG,
-    max_nodes_arg("the solver's node budget once every card is known (default: the hint's own)"),
+    max_nodes_arg(
+        "the solver's node budget once every card is known, and each of the Forty Thieves planner's"
+        " searches while stock cards are unseen (default: the hint's own)"
+    ),
+    arg("--no-plan", action="store_true", help="Forty Thieves: the heuristic's move, not the planner's"),
     epilog=HINT_EPILOG,
 )
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -539,7 +546,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     deal, letter = load_deal(args)
     game = game_for(args, deal, letter)
     played = play_moves(game, args.moves)
-    h = hint(game, max_nodes=args.max_nodes)
+    h = hint(game, max_nodes=args.max_nodes, plan=not args.no_plan)
     print(hint_text(game, letter, h, played, source_note(args)), end="")
     return 0
 

@@ -8,11 +8,18 @@
   ``solved`` gives ``"winnable"`` and its winning line; ``unsolvable`` (an exhausted search)
   gives ``"unwinnable"`` and the line that clears / founds the most cards; ``intractable`` (the
   budget ran out) gives ``"unknown"`` and the normal advice below, never ``"unwinnable"``.
-* **Some card unseen**: the verdict is ``"unknown"`` and the move comes from a heuristic that
-  reads only what the player has seen.  It cannot read hidden cards: :func:`tripeaks_knowledge`
-  and :func:`fortythieves_knowledge` copy the seen facts out of the game (every never-seen card
-  becomes a placeholder, ``0``), and the heuristics read nothing but that copy.  So the answer is
-  the same whatever the unseen cards are.
+* **Some card unseen**: the verdict is ``"unknown"`` and the move comes from what the player
+  has seen.  TriPeaks: a heuristic (below).  It cannot read hidden cards:
+  :func:`tripeaks_knowledge` and :func:`fortythieves_knowledge` copy the seen facts out of the
+  game (every never-seen card becomes a placeholder, ``0``), and the heuristics read nothing but
+  that copy.  Forty Thieves (only the stock's order is unseen): the fair planner's move
+  (:mod:`solitaire_env.fortythieves.planning`, the ``planner`` agent's turn search: the plan up to
+  the next draw that does best on sampled stock orders), its plan as ``line``; a safe foundation
+  move or the only legal move is given at once.  The samples are drawn from the public position
+  (:func:`~solitaire_env.fortythieves.planning.public_rng`) and replace the stock's true order,
+  which is never read.  It takes about a tenth of a second (docs/hints.md gives the figures);
+  ``plan=False`` gives the heuristic's move at once instead.  Either way the answer is the same
+  whatever the unseen cards are.
 
 The heuristics (also usable as agents through :func:`public_move`):
 
@@ -41,6 +48,7 @@ __all__ = [
     "REASON_HIDDEN",
     "REASON_NO_WIN",
     "REASON_OVER",
+    "REASON_PLAN",
     "REASON_WIN",
     "REASON_WON",
     "FortyThievesKnowledge",
@@ -71,6 +79,7 @@ REASON_WIN = "every card is known and a winning line was found"
 REASON_NO_WIN = "every card is known and no line wins from here"
 REASON_BUDGET = "the search ran out of budget: normal advice"
 REASON_HIDDEN = "cards are still hidden: advice from what you have seen"
+REASON_PLAN = "cards are still hidden: the plan to the next draw that did best on sampled stock orders"
 REASON_OVER = "no move is legal: the game is over"
 
 
@@ -83,10 +92,12 @@ class Hint:
       is already won), ``"unwinnable"`` (every card is known and an exhausted search found no
       win), or ``"unknown"`` (cards are still hidden, or the search ran out of budget).
     - ``line``: env actions from the position: the winning line when winnable, the line that
-      clears / founds the most cards when unwinnable, else empty.
+      clears / founds the most cards when unwinnable, the plan up to and including the next draw
+      when the Forty Thieves planner chose the move (:data:`REASON_PLAN`), else empty.
     - ``reason``: a short sentence saying why (one of the ``REASON_*`` constants).
     - ``name``: ``action`` in words (``game.action_name``), or ``"no move"``.
-    - ``nodes``: positions the solver expanded (0 when it did not run).
+    - ``nodes``: positions the solver expanded (0 when it did not run; with the planner, its
+      searches on the sampled stock orders).
     """
 
     action: int | None
@@ -158,16 +169,39 @@ def _make(
     return Hint(action, verdict, tuple(line), reason, name, nodes)
 
 
-def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None) -> Hint:
+def _plan(game: FortyThievesGame, max_nodes: int | None) -> Hint:
+    """The fair planner's move with cards unseen (see the module docstring)."""
+    from solitaire_env.fortythieves.planning import DEFAULT_PLANNING, forced_move, plan_turn, public_rng
+
+    if not game.legal_mask():
+        return _make(game, None, "unknown", REASON_OVER)
+    move = forced_move(game)
+    if move is not None:
+        return _make(game, move, "unknown", REASON_HIDDEN)
+    nodes = max_nodes if max_nodes is not None else int(DEFAULT_PLANNING["root_nodes"])
+    stats: dict[str, int] = {}
+    plans = plan_turn(
+        game, public_rng(game), samples=int(DEFAULT_PLANNING["samples"]), root_nodes=nodes,
+        eval_nodes=nodes if max_nodes is not None else int(DEFAULT_PLANNING["eval_nodes"]),
+        intractable=float(DEFAULT_PLANNING["intractable"]), stats=stats,
+    )  # fmt: skip
+    best = plans[0].moves
+    return _make(game, best[0], "unknown", REASON_PLAN, best, stats["nodes"])
+
+
+def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None, plan: bool = True) -> Hint:
     """One move worth trying from ``game``'s position, and whether the position can be won.
 
     ``game`` is a :class:`~solitaire_env.tripeaks.game.TriPeaksGame` or a
     :class:`~solitaire_env.fortythieves.game.FortyThievesGame` (e.g. ``env.unwrapped.game``), or
     a deal code, a deal string or a deal (its starting position; a code's rule letter sets the
     K-A wrap, ``rules`` the other rule options: see :func:`solitaire_env.solving.as_game`).
-    ``max_nodes`` is the solver's node budget, used only when every card is known (``None``:
-    :data:`DEFAULT_MAX_NODES_TRIPEAKS` / :data:`DEFAULT_MAX_NODES_FORTYTHIEVES`).  The game is
-    not changed.
+    ``max_nodes`` is the solver's node budget when every card is known (``None``:
+    :data:`DEFAULT_MAX_NODES_TRIPEAKS` / :data:`DEFAULT_MAX_NODES_FORTYTHIEVES`), and the budget
+    of each of the Forty Thieves planner's searches when cards are unseen (``None``: the
+    ``planner`` agent's, :data:`~solitaire_env.fortythieves.planning.DEFAULT_PLANNING`).
+    ``plan``: Forty Thieves with cards unseen, the planner's move (``True``) or the heuristic's
+    (``False``, instant).  The game is not changed.
 
     The verdict is ``"unwinnable"`` only when every card is known and the solver exhausted the
     search; a spent budget and hidden cards both give ``"unknown"`` with the heuristic's move.
@@ -177,8 +211,13 @@ def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None
         raise ValueError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
     if game.won:
         return _make(game, None, "winnable", REASON_WON)
+    if not isinstance(plan, bool):
+        raise TypeError(f"plan must be True or False, got {plan!r}")
     if not game.all_known:
-        # cards are hidden: public advice only (the solver, an oracle, is not consulted)
+        # cards are hidden: public advice only (the solver, an oracle, is never given the
+        # true unseen cards; the planner searches sampled stock orders in their place)
+        if plan and isinstance(game, FortyThievesGame):
+            return _plan(game, max_nodes)
         action = public_move(game)
         return _make(game, action, "unknown", REASON_HIDDEN if action is not None else REASON_OVER)
     result = _solve(game, max_nodes)

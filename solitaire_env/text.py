@@ -345,6 +345,10 @@ def hint_text(
     else:
         verdict = f"{h.verdict}: {h.reason}"
     lines.append(f"verdict: {verdict}")
+    planned = h.verdict == "unknown" and bool(h.line)  # the Forty Thieves planner's plan
+    if planned:
+        lines.append(f"plan:    {len(h.line)} moves to the next draw: {' '.join(map(str, h.line))}")
     if h.nodes:
-        lines.append(f"nodes:   {h.nodes:,} (the solver ran: every card is known)")
+        what = "the planner's searches on sampled stock orders" if planned else "the solver ran: every card is known"
+        lines.append(f"nodes:   {h.nodes:,} ({what})")
     return "\n".join(lines) + "\n"

@@ -18,6 +18,7 @@ from solitaire_env.cli import VERBS, main
 from solitaire_env.common.deals import parse_deal_code
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.games import decode_deal
+from solitaire_env.hints import REASON_PLAN, public_move
 from solitaire_env.text import parse_move
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
@@ -154,6 +155,21 @@ def test_forty_thieves_hint_at_the_start_and_after_moves(capsys: pytest.CaptureF
         assert (field(out, "hint"), field(out, "verdict")) == (move, verdict)
     status, out, _ = run(capsys, "hint", FT, "--foundation-return", "off")
     assert status == 0 and "foundation return off" in field(out, "rules")
+
+
+def test_forty_thieves_hint_prints_the_planners_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    game = ft_game()
+    for action in (54, 21):
+        game.play(action)
+    h = solitaire_env.hint(game)
+    assert h.reason == REASON_PLAN and h.line[-1] == 209
+    status, out, err = run(capsys, "hint", FT, "--moves", "54,21")
+    assert status == 0 and err == ""
+    assert field(out, "hint") == f"{h.action} = {h.name}"
+    assert field(out, "plan") == f"{len(h.line)} moves to the next draw: {' '.join(map(str, h.line))}"
+    assert field(out, "nodes").startswith(f"{h.nodes:,} (the planner's searches")
+    status, out, err = run(capsys, "hint", FT, "--moves", "54,21", "--no-plan")
+    assert status == 0 and "plan:" not in out and field(out, "hint").startswith(f"{public_move(game)} = ")
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,7 @@ from solitaire_env.hints import (
     REASON_HIDDEN,
     REASON_NO_WIN,
     REASON_OVER,
+    REASON_PLAN,
     REASON_WIN,
     REASON_WON,
     Hint,
@@ -78,7 +79,12 @@ def check(game: TriPeaksGame | FortyThievesGame, h: Hint) -> None:
         assert game.all_known and h.reason == REASON_NO_WIN
     if not game.all_known:
         assert h.verdict == ("winnable" if game.won else "unknown")
-        assert h.line == () and h.nodes == 0
+        if h.reason == REASON_PLAN:  # Forty Thieves: the planner's plan up to the next draw
+            assert isinstance(game, FortyThievesGame) and h.line[0] == h.action and h.line[-1] == FT_DRAW
+            g = game.copy()
+            assert all(g.try_play(a) is None for a in h.line)
+        else:
+            assert h.line == () and h.nodes == 0
     if h.verdict == "winnable" and not game.won:
         assert replays_to_win(game, h.line) and h.action == h.line[0]
     draw = DRAW if isinstance(game, TriPeaksGame) else FT_DRAW

@@ -14,9 +14,11 @@ search once a line is played out, at most ``endgame_searches`` in a game), else 
 A safe foundation move (both copies of the rank below founded) is played at once, as the solver
 itself forces it.
 
-The samples come from :meth:`~agents.base.PublicState.rng` and the position from
-:meth:`~agents.base.PublicState.with_unseen` with the unseen cards in sorted order, so the
-choices are a function of the public state: permuting the unseen stock cards never changes them.
+The position is :meth:`~agents.base.PublicState.with_unseen` with the unseen cards in sorted
+order and the samples come from :func:`~solitaire_env.fortythieves.planning.public_rng` (the
+public position and the agent's seed), so the choices are a function of the public state:
+permuting the unseen stock cards never changes them.  With seed 0, a turn's first move is the
+one :func:`solitaire_env.hint` suggests.
 Measured figures: docs/agents_planner.md.
 """
 
@@ -26,8 +28,7 @@ from typing import Any
 
 from agents.base import Agent, GameName, PublicState
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.planning import Plan, endgame_line, plan_turn
-from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, NUM_COLUMNS, NUM_DESTS, WASTE, is_safe
+from solitaire_env.fortythieves.planning import Plan, endgame_line, forced_move, plan_turn, public_rng
 from solitaire_env.hints import FortyThievesKnowledge, fortythieves_advice
 
 __all__ = ["PlannerAgent"]
@@ -46,7 +47,8 @@ class PlannerAgent(Agent):
     proposes plans), ``eval_nodes`` (the search per plan and sample that scores it),
     ``intractable`` (what a spent budget counts, 0..1), ``endgame_nodes`` and
     ``endgame_searches`` (the full-information endgame once the stock is out).
-    ``turns``, ``searches`` count what it did; ``last_plans`` holds the last turn's candidates.
+    ``turns`` counts the turns planned, ``stats`` the turns' searches and the positions they
+    expanded; ``last_plans`` holds the last turn's candidates, best first.
     """
 
     name = "planner"
@@ -75,7 +77,7 @@ class PlannerAgent(Agent):
             raise ValueError(f"intractable must be a number in [0, 1], got {intractable!r}")
         self.intractable = float(intractable)
         self.turns = 0
-        self.searches = 0
+        self.stats: dict[str, int] = {}
         self.last_plans: list[Plan] = []
         self._reset_game()
 
@@ -96,15 +98,16 @@ class PlannerAgent(Agent):
         move = self._follow(state)
         if move is not None:
             return move
-        k = state.knowledge
-        assert isinstance(k, FortyThievesKnowledge)
-        hint = fortythieves_advice(k)
-        if hint is not None and _is_safe_foundation(k, hint):
-            return hint
         base = state.with_unseen(list(state.unseen))
         assert isinstance(base, FortyThievesGame)
-        line = self._endgame_line(base) if k.stock_left == 0 else self._turn(state, base)
+        move = forced_move(base)
+        if move is not None:
+            return move
+        k = state.knowledge
+        assert isinstance(k, FortyThievesKnowledge)
+        line = self._endgame_line(base) if k.stock_left == 0 else self._turn(base)
         if not line:
+            hint = fortythieves_advice(k)
             return hint if hint is not None else legal[0]
         self._line = (state.layout, state.actions, line)
         return line[0]
@@ -122,11 +125,11 @@ class PlannerAgent(Agent):
 
     # ------------------------------------------------------------------ the turn
 
-    def _turn(self, state: PublicState, base: FortyThievesGame) -> tuple[int, ...]:
+    def _turn(self, base: FortyThievesGame) -> tuple[int, ...]:
         self.turns += 1
         self.last_plans = plan_turn(
-            base, state.rng(self.seed), samples=self.samples, root_nodes=self.root_nodes,
-            eval_nodes=self.eval_nodes, intractable=self.intractable,
+            base, public_rng(base, self.seed), samples=self.samples, root_nodes=self.root_nodes,
+            eval_nodes=self.eval_nodes, intractable=self.intractable, stats=self.stats,
         )  # fmt: skip
         return self.last_plans[0].moves
 
@@ -136,12 +139,3 @@ class PlannerAgent(Agent):
             return ()
         self._endgames += 1
         return endgame_line(base, self.endgame_nodes)
-
-
-def _is_safe_foundation(k: FortyThievesKnowledge, action: int) -> bool:
-    """A foundation move whose card has both copies of the rank below founded (aces always)."""
-    if action == DRAW or action % NUM_DESTS != FOUNDATION:
-        return False
-    src = action // NUM_DESTS
-    card = k.waste_top if src == WASTE else (k.columns[src][-1] if src < NUM_COLUMNS and k.columns[src] else None)
-    return card is not None and is_safe(k.foundations, card)

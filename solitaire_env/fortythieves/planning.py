@@ -27,6 +27,7 @@ search's line is the plan.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,15 +36,17 @@ from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.advice import fortythieves_advice
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.knowledge import fortythieves_knowledge
-from solitaire_env.fortythieves.rules import DRAW, TOTAL_CARDS
+from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, NUM_DESTS, TOTAL_CARDS, is_safe
 
 __all__ = [
     "DEFAULT_PLANNING",
     "MAX_HINT_PLAN",
     "Plan",
     "endgame_line",
+    "forced_move",
     "hint_plan",
     "plan_turn",
+    "public_rng",
     "sampled_stocks",
     "shorten_line",
 ]
@@ -74,6 +77,37 @@ def _solve(game: FortyThievesGame, nodes: int) -> SolveResult:
     from solitaire_env.fortythieves.solver import solve_fortythieves  # numba: loaded on first use
 
     return solve_fortythieves(game, max_nodes=nodes)
+
+
+def public_rng(game: FortyThievesGame, seed: int = 0) -> np.random.Generator:
+    """A generator seeded by ``seed`` and the public position only: the columns, the waste, the
+    foundations, the stock's position and size, the stock cards ever drawn, the rules.  The
+    same in every process; the order of the never-drawn stock cards does not enter it."""
+    public = (
+        tuple(map(tuple, game.columns)),
+        tuple(game.waste),
+        tuple(game.foundations),
+        game.stock_pos,
+        len(game.stock),
+        tuple(game.stock[: game.stock_seen]),
+        repr(game.rules),
+    )
+    digest = hashlib.blake2b(repr(public).encode(), digest_size=8).digest()
+    return np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, int.from_bytes(digest, "little")])
+
+
+def forced_move(game: FortyThievesGame) -> int | None:
+    """A move to play without a search: the only legal one, or the hint heuristic's move when it
+    founds a card safely (both copies of the rank below founded: the solver forces it too);
+    ``None`` otherwise."""
+    legal = game.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    move = fortythieves_advice(fortythieves_knowledge(game))
+    if move is None or move == DRAW or move % NUM_DESTS != FOUNDATION:
+        return None
+    card = game.source_card(move // NUM_DESTS)
+    return move if card is not None and is_safe(game.foundations, card) else None
 
 
 def sampled_stocks(game: FortyThievesGame, rng: np.random.Generator, n: int) -> list[FortyThievesGame]:
@@ -124,16 +158,26 @@ def plan_turn(
     root_nodes: int = 5000,
     eval_nodes: int = 5000,
     intractable: float = 0.5,
+    stats: dict[str, int] | None = None,
 ) -> list[Plan]:
     """The candidate plans of the turn from ``game``'s position, best first (module docstring).
 
     The stock must not be out (then :func:`endgame_line`).  ``game`` is not changed; its
     never-drawn stock cards are read only as a set.  Best: the highest value, then the most
-    cards founded, then the hint's plan, the draw, the search's; then the shorter.
+    cards founded, then the hint's plan, the draw, the search's; then the shorter.  ``stats``,
+    if given, gets ``searches`` and ``nodes`` (the positions the searches expanded) added.
     """
     if game.stock_pos >= len(game.stock):
         raise ValueError("plan_turn: the stock is out (every card is known: use endgame_line)")
     stocks = sampled_stocks(game, rng, samples)
+    count = {"searches": 0, "nodes": 0}
+
+    def search(work: FortyThievesGame, nodes: int) -> SolveResult:
+        result = _solve(work, nodes)
+        count["searches"] += 1
+        count["nodes"] += result.nodes
+        return result
+
     plans: dict[int, tuple[tuple[int, ...], str]] = {}  # position before the draw -> plan
     wins: set[tuple[int, int]] = set()  # (plan's position, sample) with a win already found
 
@@ -152,7 +196,7 @@ def plan_turn(
     offer(hint_plan(game), "hint")
     if root_nodes:
         for i, sample in enumerate(stocks):
-            result = _solve(sample, root_nodes)
+            result = search(sample, root_nodes)
             key = offer(_before_draw(result.line), "search")
             if key is not None and result.status == "solved" and DRAW in result.line:
                 wins.add((key, i))
@@ -172,11 +216,14 @@ def plan_turn(
                 value += 1.0
                 founded += TOTAL_CARDS
                 continue
-            result = _solve(work, eval_nodes)
+            result = search(work, eval_nodes)
             value += 1.0 if result.status == "solved" else intractable if result.status == "intractable" else 0.0
             founded += result.best
         scored.append(Plan(moves, source, value, founded))
     scored.sort(key=lambda p: (-p.value, -p.founded, _SOURCES[p.source], len(p.moves)))
+    if stats is not None:
+        for name, n in count.items():
+            stats[name] = stats.get(name, 0) + n
     return scored
 
 

@@ -112,3 +112,20 @@ def test_episodes_replay_exactly(tmp_path: Path) -> None:
     assert len(files) == 2
     reports = list(Replayer(rerun_agent=True).replay_files(files))
     assert len(reports) == 2 and not any(r.warnings for r in reports)
+
+
+def test_the_hint_suggests_the_agents_move() -> None:
+    """Seed 001's hint with cards unseen is the planner's first move of a turn (seed 0, the
+    default settings), and ``plan=False`` the heuristic's."""
+    from solitaire_env import hint
+    from solitaire_env.hints import REASON_PLAN, public_move
+
+    planned = 0
+    for game, actions in _positions(20, 7):
+        if game.all_known:
+            continue
+        h = hint(game)
+        assert make_agent("planner", "fortythieves").act(public_state(game, actions)) == h.action
+        assert hint(game, plan=False).action == public_move(game)
+        planned += h.reason == REASON_PLAN
+    assert planned >= 4
