@@ -51,7 +51,8 @@ class EpisodeResult:
     ``progress`` is the cards cleared (TriPeaks) or founded (Forty Thieves); ``moves`` the
     game's move counter; ``steps`` the env steps; ``truncated_reason`` is ``None`` for an
     episode that ended by the rules, ``"repetition"`` (Forty Thieves) or ``"step_limit"``
-    (Gymnasium's ``TimeLimit``).  ``seconds`` is the wall time of the episode in its worker.
+    (Gymnasium's ``TimeLimit``).  ``seconds`` is the wall time of the episode in its worker,
+    ``cpu_seconds`` the worker process's CPU time over it (every thread of the process).
     """
 
     agent: str
@@ -66,12 +67,14 @@ class EpisodeResult:
     steps: int
     truncated_reason: str | None
     seconds: float
+    cpu_seconds: float = 0.0
     actions: tuple[int, ...] | None = None
     rules: dict[str, Any] | None = None
 
     def outcome(self) -> tuple[Any, ...]:
         """Everything but the time (what must be the same in every run of the same config)."""
-        return tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "seconds")
+        times = ("seconds", "cpu_seconds")
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in times)
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,7 @@ class DealWorker:
         """Play ``agent`` (reseeded with ``seed``) on ``code`` until terminated or truncated."""
         env = self.env
         start = time.perf_counter()
+        cpu = time.process_time()
         obs, info = env.reset(options={"deal_code": code})
         agent.seed = seed
         agent.reset()
@@ -127,6 +131,7 @@ class DealWorker:
             obs, _, terminated, truncated, info = env.step(action)
             steps += 1
         seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         reason = info.get("truncated_reason", "step_limit") if truncated else None
         game = base.game
         keep = self.setup.keep_actions
@@ -143,6 +148,7 @@ class DealWorker:
             steps=steps,
             truncated_reason=reason,
             seconds=seconds,
+            cpu_seconds=cpu,
             actions=tuple(base.actions) if keep else None,
             rules=dataclasses.asdict(game.rules) if keep else None,
         )

@@ -87,10 +87,12 @@ TABLE_LEGEND = {
     "tripeaks": (
         "score, cleared (cards removed, of 28), chain (longest run of removals between draws) and moves",
         "are means per game; 95% CI: the Wilson interval of the win rate; s/game: seconds per game",
+        "(wall time in its worker; CPU s/game: the worker's CPU time, every thread of the process)",
     ),
     "fortythieves": (
         "score, founded (cards on the foundations, of 104), chain (longest run of moves between draws)",
         "and moves are means per game; 95% CI: the Wilson interval of the win rate; s/game: seconds per game",
+        "(wall time in its worker; CPU s/game: the worker's CPU time, every thread of the process)",
     ),
 }
 RULE_TITLES = {"E": "Easy (K and A adjacent)", "C": "Classic (K and A not adjacent)", "N": "the app's"}
@@ -157,6 +159,7 @@ class EvalResult:
                 "mean_moves": mean([r.moves for r in rows]),
                 "mean_steps": mean([r.steps for r in rows]),
                 "mean_seconds": mean([r.seconds for r in rows]),
+                "mean_cpu_seconds": mean([r.cpu_seconds for r in rows]),
                 "truncated": sum(r.truncated_reason is not None for r in rows),
             }
         return out
@@ -232,8 +235,8 @@ class EvalResult:
         """The per-agent table, the paired comparisons and the wall time, as text."""
         s = self.summary()
         progress = self.progress_key
-        head = ("agent", "deals", "wins", "win rate", "95% CI (Wilson)", "score", progress, "chain", "moves", "s/game")
-        rows = [head]
+        head = ["agent", "deals", "wins", "win rate", "95% CI (Wilson)", "score", progress, "chain", "moves"]
+        rows: list[tuple[str, ...]] = [(*head, "s/game", "CPU s/game")]
 
         def fmt(value: float | None, spec: str) -> str:
             return "-" if value is None else format(value, spec)
@@ -253,6 +256,7 @@ class EvalResult:
                     fmt(d["mean_longest_chain"], ".2f"),
                     fmt(d["mean_moves"], ".1f"),
                     fmt(d["mean_seconds"], ".4f"),
+                    fmt(d["mean_cpu_seconds"], ".4f"),
                 )
             )
         lines = _align(rows)
@@ -331,6 +335,7 @@ def _episode_row(r: EpisodeResult, progress: str) -> dict[str, Any]:
         "steps": r.steps,
         "truncated_reason": r.truncated_reason,
         "seconds": r.seconds,
+        "cpu_seconds": r.cpu_seconds,
     }
 
 
