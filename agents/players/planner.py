@@ -28,7 +28,7 @@ from typing import Any
 
 from agents.base import Agent, GameName, PublicState
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.planning import Plan, endgame_line, forced_move, plan_turn, public_rng
+from solitaire_env.fortythieves.planning import DEFAULT_PLANNING, Plan, endgame_line, forced_move, plan_turn, public_rng
 from solitaire_env.hints import FortyThievesKnowledge, fortythieves_advice
 
 __all__ = ["PlannerAgent"]
@@ -60,12 +60,13 @@ class PlannerAgent(Agent):
         game: GameName = "fortythieves",
         seed: int = 0,
         *,
-        samples: int = 8,
-        root_nodes: int = 5000,
-        eval_nodes: int = 5000,
-        intractable: float = 0.5,
-        endgame_nodes: int = 200_000,
+        samples: int = int(DEFAULT_PLANNING["samples"]),
+        root_nodes: int = int(DEFAULT_PLANNING["root_nodes"]),
+        eval_nodes: int = int(DEFAULT_PLANNING["eval_nodes"]),
+        intractable: float = float(DEFAULT_PLANNING["intractable"]),
+        endgame_nodes: int = 1_000_000,
         endgame_searches: int = 4,
+        branch: int = 0,
     ) -> None:
         super().__init__(game, seed)
         self.samples = _whole("samples", samples, 1)
@@ -73,6 +74,7 @@ class PlannerAgent(Agent):
         self.eval_nodes = _whole("eval_nodes", eval_nodes, 1)
         self.endgame_nodes = _whole("endgame_nodes", endgame_nodes, 0)
         self.endgame_searches = _whole("endgame_searches", endgame_searches, 0)
+        self.branch = _whole("branch", branch, 0)
         if isinstance(intractable, bool) or not isinstance(intractable, int | float) or not 0 <= intractable <= 1:
             raise ValueError(f"intractable must be a number in [0, 1], got {intractable!r}")
         self.intractable = float(intractable)
@@ -129,7 +131,7 @@ class PlannerAgent(Agent):
         self.turns += 1
         self.last_plans = plan_turn(
             base, public_rng(base, self.seed), samples=self.samples, root_nodes=self.root_nodes,
-            eval_nodes=self.eval_nodes, intractable=self.intractable, stats=self.stats,
+            eval_nodes=self.eval_nodes, intractable=self.intractable, branch=self.branch, stats=self.stats,
         )  # fmt: skip
         return self.last_plans[0].moves
 

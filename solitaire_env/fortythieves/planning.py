@@ -36,7 +36,7 @@ from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.advice import fortythieves_advice
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.knowledge import fortythieves_knowledge
-from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, NUM_DESTS, TOTAL_CARDS, is_safe
+from solitaire_env.fortythieves.rules import DRAW, FIRST_FOUNDATION_SRC, FOUNDATION, NUM_DESTS, TOTAL_CARDS, is_safe
 
 __all__ = [
     "DEFAULT_PLANNING",
@@ -54,11 +54,17 @@ __all__ = [
 #: The longest plan taken from the hint heuristic before it draws (it may go back and forth).
 MAX_HINT_PLAN = 60
 
-#: :func:`plan_turn`'s settings of the ``planner`` agent and of the hint (docs/agents_planner.md).
-DEFAULT_PLANNING: dict[str, int | float] = {"samples": 8, "root_nodes": 5000, "eval_nodes": 5000, "intractable": 0.5}
+#: :func:`plan_turn`'s settings of the ``planner`` agent and of the hint (chosen on validation
+#: deals: docs/agents_planner.md).
+DEFAULT_PLANNING: dict[str, int | float] = {
+    "samples": 8,
+    "root_nodes": 20_000,
+    "eval_nodes": 20_000,
+    "intractable": 0.5,
+}
 
 #: The order in which the sources of equally scored plans are preferred.
-_SOURCES = {"hint": 0, "draw": 1, "search": 2}
+_SOURCES = {"hint": 0, "draw": 1, "search": 2, "branch": 3}
 
 
 @dataclass(frozen=True)
@@ -158,13 +164,16 @@ def plan_turn(
     root_nodes: int = 5000,
     eval_nodes: int = 5000,
     intractable: float = 0.5,
+    branch: int = 0,
     stats: dict[str, int] | None = None,
 ) -> list[Plan]:
     """The candidate plans of the turn from ``game``'s position, best first (module docstring).
 
     The stock must not be out (then :func:`endgame_line`).  ``game`` is not changed; its
     never-drawn stock cards are read only as a set.  Best: the highest value, then the most
-    cards founded, then the hint's plan, the draw, the search's; then the shorter.  ``stats``,
+    cards founded, then the hint's plan, the draw, the search's; then the shorter.  ``branch``:
+    also the plans that start with each of the first ``branch`` other legal moves (in action
+    order, foundation returns left out) and go on with the hint's plan.  ``stats``,
     if given, gets ``searches`` and ``nodes`` (the positions the searches expanded) added.
     """
     if game.stock_pos >= len(game.stock):
@@ -194,6 +203,17 @@ def plan_turn(
 
     offer((), "draw")
     offer(hint_plan(game), "hint")
+    if branch:
+        tried = 0
+        for a in game.legal_actions():
+            if tried >= branch:
+                break
+            if a == DRAW or a // NUM_DESTS >= FIRST_FOUNDATION_SRC:
+                continue
+            work = game.copy()
+            work.play(a)
+            if offer((a, *hint_plan(work)), "branch") is not None:
+                tried += 1
     if root_nodes:
         for i, sample in enumerate(stocks):
             result = search(sample, root_nodes)

@@ -217,7 +217,7 @@ def test_shipped_configs(name: str) -> None:
     path = CONFIGS / f"{name}.yaml"
     data = load_config_file(str(path))
     config = EvalConfig.from_mapping(data, source=str(path), check_agents=False)
-    expected = {"eval_tripeaks_easy": 1000, "eval_tripeaks_classic": 1000, "eval_fortythieves": 100}
+    expected = {"eval_tripeaks_easy": 1000, "eval_tripeaks_classic": 1000, "eval_fortythieves": 300}
     assert config.deals == expected.get(name, config.deals) and config.seed == 0
     if name == "eval_smoke":
         assert [a.name for a in config.agents] == ["random"] and config.deals <= 50
