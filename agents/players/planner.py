@@ -83,10 +83,11 @@ class PlannerAgent(Agent):
         self.last_plans: list[Plan] = []
         self._reset_game()
 
-    def _reset_game(self) -> None:
+    def _reset_game(self, layout: tuple[int | None, ...] = ()) -> None:
         # the line being followed: (the deal's layout, the actions it starts after, its moves)
         self._line: tuple[tuple[int | None, ...], tuple[int, ...], tuple[int, ...]] | None = None
-        self._endgames = 0
+        self._endgames = 0  # endgame searches in this game
+        self._layout = layout  # the game's deal (its columns): another one is another game
 
     def reset(self) -> None:
         self._reset_game()
@@ -94,6 +95,8 @@ class PlannerAgent(Agent):
     # ------------------------------------------------------------------ the decision
 
     def act(self, state: PublicState) -> int:
+        if state.layout != self._layout or not state.actions:
+            self._reset_game(state.layout)  # a new game, without a reset() first
         legal = state.legal
         if len(legal) == 1:
             return legal[0]
