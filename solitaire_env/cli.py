@@ -503,7 +503,7 @@ has seen, and consults the full-information solver only once every card is known
 face-down card turned and every stock card drawn), so "unwinnable" is a proof; while cards
 are hidden the verdict is "unknown".  Forty Thieves with stock cards unseen: the move is the
 fair planner's (the plan up to the next draw that did best on sampled stock orders, printed
-as "plan:"; about a tenth of a second), or with --no-plan the heuristic's, at once.
+as "plan:"; a few tenths of a second of CPU), or with --no-plan the heuristic's, at once.
 
 --moves A,B,... is played in order through the rules core, each move an env action number
 (TriPeaks: 0-27 remove the card in that slot, 28 draws; Forty Thieves: src * 11 + dst, 209

@@ -17,7 +17,7 @@
   the next draw that does best on sampled stock orders), its plan as ``line``; a safe foundation
   move or the only legal move is given at once.  The samples are drawn from the public position
   (:func:`~solitaire_env.fortythieves.planning.public_rng`) and replace the stock's true order,
-  which is never read.  It takes about a tenth of a second (docs/hints.md gives the figures);
+  which is never read.  It takes a few tenths of a second (docs/hints.md gives the figures);
   ``plan=False`` gives the heuristic's move at once instead.  Either way the answer is the same
   whatever the unseen cards are.
 
