@@ -222,3 +222,31 @@ def random_position(code: str, moves: int, seed: int) -> tuple[Any, list[int]]:
         game.play(action)
         actions.append(action)
     return game, actions
+
+
+def ft_random_positions(count: int, seed: int) -> list[tuple[Any, list[int]]]:
+    """Forty Thieves positions reached by random legal play, foundation moves preferred (the
+    game and its actions; every fourth deal without foundation returns; a finished game is
+    replaced by its deal's start)."""
+    from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
+    from solitaire_env.fortythieves.rules import FOUNDATION, NUM_DESTS
+    from solitaire_env.solvability import draw_codes, make_game
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for i, code in enumerate(draw_codes(count, seed, "FT", "N")):
+        game = make_game(code, {"foundation_return": i % 4 != 3})
+        actions: list[int] = []
+        for _ in range(int(rng.integers(0, 160))):
+            legal = game.legal_actions()
+            if not legal:
+                break
+            found = [a for a in legal if a != FT_DRAW and a % NUM_DESTS == FOUNDATION]
+            action = int(rng.choice(found if found and rng.random() < 0.7 else legal))
+            game.play(action)
+            actions.append(action)
+        if game.over:
+            game = make_game(code)
+            actions = []
+        out.append((game, actions))
+    return out

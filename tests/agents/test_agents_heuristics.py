@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import ft_random_positions
 
 from agents.base import Agent, decide, public_state
 from agents.players.heuristics import fortythieves as ft_agents
@@ -14,7 +15,6 @@ from agents.players.heuristics import tripeaks as tp_agents
 from agents.registry import agent_names, make_agent
 from solitaire_env.common.cards import JOKER, card_id
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import FOUNDATION, NUM_DESTS
 from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.deal import TriPeaksDeal
@@ -83,28 +83,6 @@ def _tp_positions(count: int, seed: int) -> list[tuple[TriPeaksGame, list[int]]]
     return out
 
 
-def _ft_positions(count: int, seed: int) -> list[tuple[FortyThievesGame, list[int]]]:
-    """Forty Thieves positions reached by random legal play, foundation moves preferred."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for i, code in enumerate(draw_codes(count, seed, "FT", "N")):
-        game = make_game(code, {"foundation_return": i % 4 != 3})
-        actions: list[int] = []
-        for _ in range(int(rng.integers(0, 160))):
-            legal = game.legal_actions()
-            if not legal:
-                break
-            found = [a for a in legal if a != FT_DRAW and a % NUM_DESTS == FOUNDATION]
-            action = int(rng.choice(found if found and rng.random() < 0.7 else legal))
-            game.play(action)
-            actions.append(action)
-        if game.over:
-            game = make_game(code)
-            actions = []
-        out.append((game, actions))
-    return out
-
-
 @pytest.fixture(scope="module")
 def tp_positions() -> list[tuple[TriPeaksGame, list[int]]]:
     return _tp_positions(60, 11)
@@ -112,7 +90,7 @@ def tp_positions() -> list[tuple[TriPeaksGame, list[int]]]:
 
 @pytest.fixture(scope="module")
 def ft_positions() -> list[tuple[FortyThievesGame, list[int]]]:
-    return _ft_positions(40, 12)
+    return ft_random_positions(40, 12)
 
 
 def _permuted(state: Any, rng: np.random.Generator) -> list[int]:

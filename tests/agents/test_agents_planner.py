@@ -8,37 +8,23 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import ft_random_positions
 
 from agents.base import decide, public_state
 from agents.evaluation.harness import evaluate
 from agents.evaluation.records import Replayer, find_records
 from agents.players.planner import PlannerAgent
 from agents.registry import make_agent
-from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, NUM_DESTS
+from solitaire_env.fortythieves.rules import DRAW
 
 #: Cheap settings for tests (the defaults are for evaluations).
 FAST: dict[str, Any] = {"samples": 2, "root_nodes": 300, "eval_nodes": 300, "endgame_nodes": 2000}
 
 
 def _positions(n: int, seed: int) -> list[tuple[FortyThievesGame, list[int]]]:
-    rng = np.random.default_rng(seed)
-    out = []
-    for i in range(n):
-        game = FortyThievesGame(FortyThievesDeal.from_seed(seed * 100 + i))
-        actions: list[int] = []
-        for _ in range(int(rng.integers(0, 150))):
-            legal = game.legal_actions()
-            if not legal:
-                break
-            found = [a for a in legal if a != DRAW and a % NUM_DESTS == FOUNDATION]
-            action = int(rng.choice(found if found and rng.random() < 0.7 else legal))
-            game.play(action)
-            actions.append(action)
-        if not game.over:
-            out.append((game, actions))
-    return out
+    """Positions along random games (tests/conftest.py), the finished ones left out."""
+    return [(g, a) for g, a in ft_random_positions(n, seed) if not g.over]
 
 
 def test_registered_and_options_checked() -> None:
