@@ -161,13 +161,14 @@ def plan_turn(
     rng: np.random.Generator,
     *,
     samples: int = 8,
-    root_nodes: int = 5000,
-    eval_nodes: int = 5000,
+    root_nodes: int = 20_000,
+    eval_nodes: int = 20_000,
     intractable: float = 0.5,
     branch: int = 0,
     stats: dict[str, int] | None = None,
 ) -> list[Plan]:
-    """The candidate plans of the turn from ``game``'s position, best first (module docstring).
+    """The candidate plans of the turn from ``game``'s position, best first (module docstring;
+    the defaults are :data:`DEFAULT_PLANNING`'s).
 
     The stock must not be out (then :func:`endgame_line`).  ``game`` is not changed; its
     never-drawn stock cards are read only as a set.  Best: the highest value, then the most

@@ -175,3 +175,12 @@ def _moves_back(game: FortyThievesGame, action: int) -> list[int]:
         if w.position_hash == game.position_hash:
             out.append(a)
     return out
+
+
+def test_plan_turn_defaults_are_the_published_settings() -> None:
+    import inspect
+
+    from solitaire_env.fortythieves.planning import DEFAULT_PLANNING
+
+    params = inspect.signature(plan_turn).parameters
+    assert {k: params[k].default for k in DEFAULT_PLANNING} == DEFAULT_PLANNING
