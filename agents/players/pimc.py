@@ -40,8 +40,8 @@ from typing import Any
 from agents.base import Agent, Game, GameName, PublicState
 from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.planning import founds_safely
 from solitaire_env.fortythieves.python_solver import ordered_moves as ft_solver_moves
-from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, NUM_DESTS, is_safe
 from solitaire_env.hints import (
     FortyThievesKnowledge,
     TriPeaksKnowledge,
@@ -142,7 +142,7 @@ class PimcAgent(Agent):
         assert isinstance(first, FortyThievesGame)
         # the solver's move list reads the columns, waste and foundations only (all public)
         moves = [a for a in ft_solver_moves(first, -1) if state.mask[a]]
-        if len(moves) == 1 and _is_safe(first, moves[0]):
+        if len(moves) == 1 and founds_safely(first, moves[0]):
             return moves[0]  # a safe foundation move: the solver itself forces it
         candidates = moves[: self.max_candidates]
         if hint is not None and hint not in candidates:
@@ -232,16 +232,6 @@ class PimcAgent(Agent):
         from solitaire_env.fortythieves.solver import solve_fortythieves  # numba: loaded on first use
 
         return solve_fortythieves(game, max_nodes=self.max_nodes)
-
-
-def _is_safe(game: FortyThievesGame, action: int) -> bool:
-    """A foundation move whose card has both copies of the rank below founded (aces always)."""
-    if action == DRAW or action % NUM_DESTS != FOUNDATION:
-        return False
-    card = game.source_card(action // NUM_DESTS)
-    if card is None:
-        return False
-    return is_safe(game.foundations, card)
 
 
 def _visited_hashes(game: FortyThievesGame, moves: int) -> set[int]:

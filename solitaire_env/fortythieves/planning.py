@@ -44,6 +44,7 @@ __all__ = [
     "Plan",
     "endgame_line",
     "forced_move",
+    "founds_safely",
     "hint_plan",
     "plan_turn",
     "public_rng",
@@ -69,8 +70,8 @@ _SOURCES = {"hint": 0, "draw": 1, "search": 2, "branch": 3}
 
 @dataclass(frozen=True)
 class Plan:
-    """A turn's moves (the last one the draw), where it came from (``"draw"``, ``"hint"`` or
-    ``"search"``), its value summed over the samples and the cards founded on the searches'
+    """A turn's moves (the last one the draw), where it came from (``"draw"``, ``"hint"``,
+    ``"search"`` or ``"branch"``), its value summed over the samples and the cards founded on the searches'
     best lines, summed too."""
 
     moves: tuple[int, ...]
@@ -110,10 +111,16 @@ def forced_move(game: FortyThievesGame) -> int | None:
     if len(legal) == 1:
         return legal[0]
     move = fortythieves_advice(fortythieves_knowledge(game))
-    if move is None or move == DRAW or move % NUM_DESTS != FOUNDATION:
-        return None
-    card = game.source_card(move // NUM_DESTS)
-    return move if card is not None and is_safe(game.foundations, card) else None
+    return move if move is not None and founds_safely(game, move) else None
+
+
+def founds_safely(game: FortyThievesGame, action: int) -> bool:
+    """Whether ``action`` is a foundation move whose card has both copies of the rank below
+    founded (aces always): the move the solver forces."""
+    if action == DRAW or action % NUM_DESTS != FOUNDATION:
+        return False
+    card = game.source_card(action // NUM_DESTS)
+    return card is not None and is_safe(game.foundations, card)
 
 
 def sampled_stocks(game: FortyThievesGame, rng: np.random.Generator, n: int) -> list[FortyThievesGame]:
@@ -232,11 +239,7 @@ def plan_turn(
                 continue
             work = sample.copy()
             for a in moves:
-                work.play(a)
-            if work.won:  # pragma: no cover - a plan ends with a draw, and a draw never wins
-                value += 1.0
-                founded += TOTAL_CARDS
-                continue
+                work.play(a)  # a plan ends with a draw, and a draw never wins: search
             result = search(work, eval_nodes)
             value += 1.0 if result.status == "solved" else intractable if result.status == "intractable" else 0.0
             founded += result.best
