@@ -224,6 +224,13 @@ class PpoAgent(Agent):
         self.observer = env.unwrapped.observer  # type: ignore[attr-defined]
         env.close()
         want = self.observer.space
+        from agents.training.move_features import MoveFeatures, takes_move_features
+
+        #: Forty Thieves models on move features (:mod:`agents.training.move_features`): their maker.
+        self.move_features: MoveFeatures | None = None
+        if game == "fortythieves" and takes_move_features(self.model.observation_space):
+            self.move_features = MoveFeatures()
+            want = self.model.observation_space
         if self.advice is not None:
             from agents.training.advice import ADVICE_SIZE
 
@@ -239,6 +246,8 @@ class PpoAgent(Agent):
     def observation(self, state: PublicState) -> Any:
         """The env's observation of the public state (built from seen cards only), followed by
         the base policy's move when the model takes advice (computed from the public state)."""
+        if self.move_features is not None:
+            return self.move_features(state)
         obs = self.observer.encode(state.with_unseen(list(state.unseen)))
         if self.advice is not None:
             from agents.training.advice import public_advice, with_advice
@@ -253,7 +262,7 @@ class PpoAgent(Agent):
         """:meth:`act`, with the env's own observation when it is the one the model takes (the
         env's observation mode is the model's and the model takes no advice): no game is
         rebuilt from the public state.  Else :meth:`act`'s observation from the public state."""
-        if self.advice is not None or output.obs_mode != self.observer.mode:
+        if self.advice is not None or self.move_features is not None or output.obs_mode != self.observer.mode:
             return self.act(state)
         return self._choose(state, output.observation)
 

@@ -47,6 +47,7 @@ TRAIN_KEYS = (
     "advice",
     "shaping",
     "pretrain",
+    "imitation",
     "validation",
     "test",
     "out",
@@ -77,8 +78,10 @@ _PPO_INTS = ("n_steps", "batch_size", "n_epochs", "torch_threads")
 _POLICIES = ("MlpPolicy", "MultiInputPolicy")
 _ACTIVATIONS = ("tanh", "relu")
 #: ``ppo.features``: what stands in front of the MLP (:mod:`agents.training.features`); ``none``: the observation
-#: itself; ``afterstate``: the policy scores the position each move leads to (:mod:`agents.training.afterstate`).
-_FEATURES = ("none", "chain", "afterstate")
+#: itself; ``afterstate``: the policy scores the position each move leads to (:mod:`agents.training.afterstate`);
+#: ``moves`` (Forty Thieves): the policy scores each legal move's row of move features
+#: (:mod:`agents.training.move_policy`).
+_FEATURES = ("none", "chain", "afterstate", "moves")
 #: ``advice``: the base policy's move appended to the observation (:mod:`agents.training.advice`).
 _ADVICE = ("none", "base_policy")
 #: ``shaping``: potential-based reward shaping during training (:mod:`agents.training.shaping`).
@@ -114,6 +117,7 @@ class TrainConfig:
     advice: str = "none"
     shaping: str = "none"
     pretrain: tuple[tuple[str, Any], ...] | None = None  # None: no warm start; (): one with the defaults
+    imitation: tuple[tuple[str, Any], ...] | None = None  # Forty Thieves: the warm start on the planner's moves
     source: str | None = field(default=None, compare=False)
 
     @property
@@ -147,6 +151,7 @@ class TrainConfig:
             "advice": self.advice,
             "shaping": self.shaping,
             "pretrain": None if self.pretrain is None else dict(self.pretrain),
+            "imitation": None if self.imitation is None else dict(self.imitation),
             "validation": {
                 "deals": self.validation_deals,
                 "seed": self.validation_seed,
@@ -228,7 +233,8 @@ class TrainConfig:
             f"game {self.game}, rules {self.rules}, {self.num_envs} envs, seed {self.seed}; {limit}",
             f"env: {env}",
             f"ppo: {ppo or '(MaskablePPO defaults)'}",
-            f"advice {self.advice}; shaping {self.shaping}; pretrain {pretrain}",
+            f"advice {self.advice}; shaping {self.shaping}; pretrain {pretrain}"
+            + ("" if self.imitation is None else f"; imitation {dict(self.imitation)}"),
             f"validation: {self.validation_deals} deals (seed {self.validation_seed}) every "
             f"{self.validation_every:,} steps; test: {test}",
             f"out: {self.out}" + (f"; resume: {self.resume}" if self.resume else ""),
@@ -249,7 +255,8 @@ class TrainConfig:
             f"config ok: {self.game}, rules {self.rules}, {self.num_envs} envs, {limit}, seed {self.seed}",
             f"env: {dict(self.env) or '(defaults)'}",
             f"ppo: {self.ppo_kwargs or '(defaults)'}",
-            f"advice: {self.advice}; shaping: {self.shaping}; pretrain: {pretrain}",
+            f"advice: {self.advice}; shaping: {self.shaping}; pretrain: {pretrain}"
+            + ("" if self.imitation is None else f"; imitation: {dict(self.imitation)}"),
             f"validation: {self.validation_deals} deals (seed {self.validation_seed}) "
             f"every {self.validation_every:,} steps",
             test,
@@ -296,6 +303,9 @@ def _settings(
     pretrain = _pretrain(problems, get("pretrain"), game, env, fits)
     if pretrain is not None and resume is not None:
         problems.add("pretrain: warm-starts a new policy; it does not go with resume")
+    imitation = _imitation(problems, get("imitation"), game, get("ppo"), fits)
+    if imitation is not None and resume is not None:
+        problems.add("imitation: warm-starts a new policy; it does not go with resume")
     test_agents: tuple[Any, ...] = ()
     if test.get("agents") not in (None, []):
         test_agents = agent_specs(problems, test.get("agents"), "test.")
@@ -324,6 +334,7 @@ def _settings(
         "advice": advice,
         "shaping": shaping,
         "pretrain": None if pretrain is None else tuple(pretrain.items()),
+        "imitation": None if imitation is None else tuple(imitation.items()),
     }
 
 
@@ -444,6 +455,50 @@ def _pretrain(
     return out
 
 
+def _imitation(problems: Problems, value: Any, game: GameName, ppo: Any, fits: bool) -> dict[str, Any] | None:
+    """The ``imitation`` block (:mod:`agents.training.imitation`): absent or null for none."""
+    from agents.training.imitation import IMITATION_KEYS
+
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        problems.add(f"imitation: want a mapping of warm-start settings (or null), got {value!r}")
+        return None
+    problems.check(_known, value, IMITATION_KEYS, "", "imitation: ")
+    features = ppo.get("features") if isinstance(ppo, Mapping) else None
+    if fits and (game != "fortythieves" or features != "moves"):
+        problems.add("imitation: is for Forty Thieves with ppo.features moves (the teacher is the planner)")
+    out = {k: (_number(v) if k != "teacher_options" else v) for k, v in value.items() if k in IMITATION_KEYS}
+    if out.get("teacher", "planner") != "planner":
+        problems.add(f"imitation.teacher: want planner, got {out['teacher']!r}")
+    options = out.get("teacher_options")
+    if options is not None and not (
+        isinstance(options, Mapping)
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in options.values())
+    ):
+        problems.add(f"imitation.teacher_options: want a mapping of the planner's numeric options, got {options!r}")
+    elif options is not None:
+        from agents.players.planner import PlannerAgent
+
+        try:
+            PlannerAgent("fortythieves", **options)
+        except (TypeError, ValueError) as error:
+            problems.add(f"imitation.teacher_options: {error}")
+        out["teacher_options"] = dict(options)
+    for key in ("games", "workers", "epochs", "batch_size"):
+        v = out.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            problems.add(f"imitation.{key}: want a whole number >= 1, got {v!r}")
+    for key in ("minutes", "learning_rate", "final_learning_rate"):
+        v = out.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < math.inf):
+            problems.add(f"imitation.{key}: want a number > 0, got {v!r}")
+    eps = out.get("epsilon")
+    if eps is not None and (isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 <= eps <= 1):
+        problems.add(f"imitation.epsilon: want a number from 0 to 1, got {eps!r}")
+    return out
+
+
 def _ppo(problems: Problems, value: Any, env: Mapping[str, Any], game: GameName, fits: bool) -> dict[str, Any]:
     if value is None:
         value = {}
@@ -484,7 +539,11 @@ def _ppo(problems: Problems, value: Any, env: Mapping[str, Any], game: GameName,
         problems.add(f"ppo.features: want one of {', '.join(_FEATURES)} or null, got {features!r}")
     if fits and features in ("chain", "afterstate") and (game != "tripeaks" or env.get("obs_mode", "flat") != "flat"):
         problems.add(f"ppo.features: {features} reads the flat TriPeaks observation (game tripeaks, obs_mode flat)")
-    if features == "afterstate" and isinstance(arch, Mapping):
+    if fits and features == "moves" and (game != "fortythieves" or env.get("obs_mode", "flat") != "flat"):
+        problems.add(
+            "ppo.features: moves is for Forty Thieves with flat observations (game fortythieves, obs_mode flat)"
+        )
+    if features in ("afterstate", "moves") and isinstance(arch, Mapping):
         problems.add("ppo.net_arch: with features afterstate, a list of layer sizes (the scorer's and the critic's)")
     act = out.get("activation_fn")
     if act is not None and act not in _ACTIVATIONS:

@@ -53,7 +53,15 @@ def evaluate_model(
     if n == 0:
         return {k: np.zeros(0) for k in ("won", "progress", "score", "reward")}
     kwargs = {k: v for k, v in (env_kwargs or {}).items() if k not in ("autoreset_mode", "copy")}
-    inner = SB3VecEnv(n, game=game, deal_codes=list(codes), **kwargs)
+    from agents.training.move_features import takes_move_features
+
+    inner: Any
+    if game == "fortythieves" and takes_move_features(model.observation_space):
+        from agents.training.move_envs import move_vec_env
+
+        inner = move_vec_env(n, kwargs, codes=list(codes))
+    else:
+        inner = SB3VecEnv(n, game=game, deal_codes=list(codes), **kwargs)
     env: Any = inner
     if takes_advice(model, game):
         from agents.training.advice import AdviceObservation
@@ -70,7 +78,12 @@ def evaluate_model(
     }
     try:
         while not done.all():
-            actions, _ = model.predict(obs, action_masks=inner.action_masks(), deterministic=True)
+            masks = (
+                np.asarray(inner.env_method("action_masks"))
+                if not hasattr(inner, "action_masks")
+                else inner.action_masks()
+            )
+            actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
             obs, rewards, dones, infos = env.step(actions)
             out["reward"][~done] += rewards[~done]
             for i in np.flatnonzero(dones & ~done):

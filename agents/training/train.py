@@ -78,11 +78,15 @@ def _policy_kwargs(ppo: dict[str, Any], rules: str) -> dict[str, Any]:
         from agents.training.afterstate import afterstate_policy_kwargs
 
         kwargs.update(afterstate_policy_kwargs(wrap=rules == "E", net_arch=ppo.get("net_arch")))
+    elif ppo.get("features") == "moves":
+        from agents.training.move_policy import move_policy_kwargs
+
+        kwargs.update(move_policy_kwargs(net_arch=ppo.get("net_arch")))
     elif ppo.get("features") == "chain":
         from agents.training.features import chain_policy_kwargs
 
         kwargs.update(chain_policy_kwargs(wrap=rules == "E"))
-    if "net_arch" in ppo and ppo.get("features") != "afterstate":
+    if "net_arch" in ppo and ppo.get("features") not in ("afterstate", "moves"):
         kwargs["net_arch"] = ppo["net_arch"]
     if "activation_fn" in ppo:
         kwargs["activation_fn"] = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[ppo["activation_fn"]]
@@ -213,6 +217,10 @@ def _ppo_settings(config: TrainConfig) -> tuple[dict[str, Any], Any, dict[str, A
         from agents.training.afterstate import AfterstatePolicy
 
         policy = AfterstatePolicy
+    elif ppo.get("features") == "moves":
+        from agents.training.move_policy import MovePolicy
+
+        policy = MovePolicy
     for key in ("features", "net_arch", "activation_fn"):
         ppo.pop(key, None)
     return ppo, policy, policy_kwargs, threads
@@ -237,6 +245,14 @@ def _envs(
     from solitaire_env.sb3 import SB3VecEnv
 
     env_kwargs = config.env_kwargs
+    if dict(config.ppo).get("features") == "moves":  # single envs with the move features (agents.training.move_envs)
+        from agents.training.move_envs import move_vec_env
+
+        monitor = VecMonitor(
+            move_vec_env(config.num_envs, env_kwargs, exclude=validation_codes + test_codes, seed=config.seed)
+        )
+        eval_moves = VecMonitor(move_vec_env(len(validation_codes), env_kwargs, codes=validation_codes))
+        return monitor, monitor, eval_moves
     monitor = VecMonitor(
         SB3VecEnv(config.num_envs, game=config.game, exclude_codes=validation_codes + test_codes, **env_kwargs)
     )
@@ -306,6 +322,8 @@ def _learn(run: _Run) -> None:
     try:
         if config.pretrain is not None:
             _pretrain(run)
+        if config.imitation is not None:
+            _imitate(run)
         if not stop():
             run.phase = "learning"
             learn_start = time.perf_counter()
@@ -339,6 +357,31 @@ def _pretrain(run: _Run) -> None:
 
     run.pretrained = run_pretrain(
         model, run.monitor.venv, run.env, settings, config.seed, check=check, say=say, stop=run.stop
+    )
+    run.watch.warm_started = True
+    if run.watch.minutes is not None:
+        run.watch.minutes = max(run.watch.minutes - run.pretrained["seconds"] / 60.0, 0.0)
+
+
+def _imitate(run: _Run) -> None:
+    """The Forty Thieves warm start (:func:`agents.training.imitation.run_imitation`); PPO then has
+    what is left of the run's ``minutes``."""
+    from agents.training.imitation import ImitationSettings, run_imitation, training_codes
+
+    config, model, say = run.config, run.model, run.say
+    settings = ImitationSettings(**dict(config.imitation or ()))
+
+    def check() -> dict[str, float]:
+        got = evaluate_model(model, run.validation_codes, config.game, config.env_kwargs)
+        return {
+            "win_rate": float(got["won"].mean()),
+            "mean_reward": float(got["reward"].mean()),
+            "founded": float(got["progress"].mean()),
+        }
+
+    codes = training_codes(config.seed, config.rules, run.validation_codes + run.test_codes)
+    run.pretrained = run_imitation(
+        model, codes, settings, config.env_kwargs, config.seed, check=check, say=say, stop=run.stop
     )
     run.watch.warm_started = True
     if run.watch.minutes is not None:

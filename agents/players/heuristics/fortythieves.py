@@ -63,7 +63,7 @@ from solitaire_env.fortythieves.rules import (
 )
 from solitaire_env.hints import FortyThievesKnowledge, fortythieves_advice
 
-__all__ = ["EvaluateAgent", "FreeColumnAgent", "HintAgent", "SafeFoundationAgent"]
+__all__ = ["EvaluateAgent", "FreeColumnAgent", "HintAgent", "SafeFoundationAgent", "dig_lines"]
 
 
 def _need(foundations: list[int] | tuple[int, ...], card: int) -> int:
@@ -192,6 +192,16 @@ class _FortyThievesAgent(Agent):
 
     def reset(self) -> None:
         self._replica = _Replica()
+
+    def position(self, state: PublicState) -> FortyThievesGame:
+        """The agent's copy of the public position of ``state`` (kept in step with its actions;
+        the never-seen stock places hold the unseen cards in sorted order and are never drawn)."""
+        return self._replica.sync(state)
+
+    def repeats(self, action: int) -> bool:
+        """Whether ``action`` leads back to a position met since the last draw (of the position
+        of the last :meth:`position` or :meth:`act` call)."""
+        return self._replica.repeats(action)
 
     def act(self, state: PublicState) -> int:
         pos = self._replica.sync(state)
@@ -323,7 +333,7 @@ class EvaluateAgent(_FortyThievesAgent):
 
     Candidates: every legal column or waste move (a card never comes back from a foundation;
     of several empty columns only the first is tried), and the digging lines of
-    :func:`_dig_lines`: the cards (at most ``dig``) above a card a foundation wants, each moved
+    :func:`dig_lines`: the cards (at most ``dig``) above a card a foundation wants, each moved
     onto its natural parent elsewhere or into an empty column ("free the card you need").  Each
     is played on the replica, followed by the foundation moves it opens (at most ``follow``),
     scored against the position's own score after its open foundation moves, and taken back.
@@ -360,16 +370,32 @@ class EvaluateAgent(_FortyThievesAgent):
 
     def score(self, pos: FortyThievesGame) -> float:
         """The position score (see the class docstring)."""
+        return self._walk(pos)[0]
+
+    def score_parts(self, pos: FortyThievesGame) -> tuple[int, int, int, float, float]:
+        """What the score counts: cards founded, empty columns, cards on their natural parent,
+        and the burying penalties before their weights, ``sum 1 / (1 + need)`` over the cards
+        lying on a card that is not their natural parent, in the columns and in the waste."""
+        return self._walk(pos)[1]
+
+    def _walk(self, pos: FortyThievesGame) -> tuple[float, tuple[int, int, int, float, float]]:
+        """The score and its parts, from one pass over the piles (the score summed in the same
+        order as ever, so that the agent's choices do not move by a rounding)."""
         fnd = pos.foundations
         need = _need_table(tuple(fnd))
-        value = self.w_founded * sum(fnd)
+        founded = sum(fnd)
+        value = self.w_founded * founded
         run = self.w_run
+        empty = runs = 0
+        bury = waste = 0.0
         for j, pile in enumerate((*pos.columns, pos.waste)):
             if not pile:
                 if j < NUM_COLUMNS:
                     value += self.w_empty
+                    empty += 1
                 continue
-            weight = self.w_bury if j < NUM_COLUMNS else self.w_waste
+            in_column = j < NUM_COLUMNS
+            weight = self.w_bury if in_column else self.w_waste
             low = 99
             below = pile[0]
             for card in pile[1:]:
@@ -378,14 +404,19 @@ class EvaluateAgent(_FortyThievesAgent):
                     low = n
                 if PARENT[card] == below:
                     value += run
+                    runs += 1
                 else:
                     value -= weight / (1 + low)
+                    if in_column:
+                        bury += 1.0 / (1 + low)
+                    else:
+                        waste += 1.0 / (1 + low)
                 below = card
-        return value
+        return value, (founded, empty, runs, bury, waste)
 
-    def _after(self, pos: FortyThievesGame, action: int | None) -> float:
-        """The score after ``action`` (``None``: no move) and the foundation moves it opens, at
-        most ``follow`` (the position is restored)."""
+    def after_walk(self, pos: FortyThievesGame, action: int | None) -> tuple[float, tuple[int, int, int, float, float]]:
+        """The score and :meth:`score_parts` after ``action`` (``None``: no move) and the
+        foundation moves it opens, at most ``follow`` (the position is restored)."""
         played = 0
         if action is not None:
             pos.play(action)
@@ -396,10 +427,15 @@ class EvaluateAgent(_FortyThievesAgent):
                 break
             pos.play(move)
             played += 1
-        value = self.score(pos)
+        walked = self._walk(pos)
         for _ in range(played):
             pos.undo()
-        return value
+        return walked
+
+    def _after(self, pos: FortyThievesGame, action: int | None) -> float:
+        """The score after ``action`` (``None``: no move) and the foundation moves it opens, at
+        most ``follow`` (the position is restored)."""
+        return self.after_walk(pos, action)[0]
 
     def _after_line(self, pos: FortyThievesGame, line: list[int]) -> float:
         """The score after the moves of ``line`` and the foundation moves they open."""
@@ -427,7 +463,7 @@ class EvaluateAgent(_FortyThievesAgent):
             if gain > self.margin:
                 scored.append((-gain, 1, action))
         if self.dig:
-            for line in _dig_lines(pos, self.dig):
+            for line in dig_lines(pos, self.dig):
                 if len(line) > 1 and not self._replica.repeats(line[0]):
                     gain = self._after_line(pos, line) - base
                     if gain > self.margin:
@@ -436,7 +472,7 @@ class EvaluateAgent(_FortyThievesAgent):
         return [*found, *(action for *_, action in scored), DRAW]
 
 
-def _dig_lines(pos: FortyThievesGame, depth: int) -> list[list[int]]:
+def dig_lines(pos: FortyThievesGame, depth: int) -> list[list[int]]:
     """Lines of moves that bring a card a foundation wants to the top of its column or of the
     waste, moving the (at most ``depth``) cards above it one by one onto their natural parents
     elsewhere or into empty columns ("free the card you need")."""

@@ -1,0 +1,106 @@
+"""A Forty Thieves policy that scores each legal move's row of move features with one network.
+
+The observation is :mod:`agents.training.move_features`' table: 210 rows (one per action, zero
+for an illegal one) and the position's numbers. One shared multilayer perceptron (the *scorer*)
+maps a legal row, followed by the position's numbers, to the move's logit; what the moves have in
+common is learned once, as in the TriPeaks afterstate policy (:mod:`agents.training.afterstate`).
+The critic reads the position's numbers and the rows' mean and maximum over the legal moves,
+through its own layers.
+
+Use: ``MaskablePPO(MovePolicy, env)``, or in a training config ``ppo: {features: moves}``
+(:mod:`agents.training.train`), where ``net_arch`` is the scorer's layers and the critic's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from torch import nn
+
+from agents.training.move_features import MOVE_FEATURES, OBS_SIZE, POSITION_FEATURES
+from solitaire_env.fortythieves.rules import NUM_ACTIONS
+
+__all__ = ["MoveFeaturesExtractor", "MovePolicy", "move_policy_kwargs"]
+
+_ROWS = NUM_ACTIONS * MOVE_FEATURES
+
+
+class MoveFeaturesExtractor(BaseFeaturesExtractor):
+    """The 210 moves' scores (0 for an illegal move), then the position's numbers and the legal
+    rows' mean and maximum (the critic's input)."""
+
+    def __init__(self, observation_space: spaces.Box, scorer: tuple[int, ...] | list[int] = (128, 128)) -> None:
+        if observation_space.shape != (OBS_SIZE,):
+            raise ValueError(f"MoveFeaturesExtractor reads the move features ({OBS_SIZE},), got {observation_space}")
+        super().__init__(observation_space, NUM_ACTIONS + POSITION_FEATURES + 2 * MOVE_FEATURES)
+        layers: list[nn.Module] = []
+        width = MOVE_FEATURES + POSITION_FEATURES
+        for n in scorer:
+            layers += [nn.Linear(width, int(n)), nn.ReLU()]
+            width = int(n)
+        self.head = nn.Linear(width, 1)
+        self.scorer = nn.Sequential(*layers, self.head)
+
+    def scores(self, observations: torch.Tensor) -> torch.Tensor:
+        """(B, 210): each legal move's score, 0 for the others (only the legal rows are run)."""
+        batch = observations.shape[0]
+        rows = observations[:, :_ROWS].reshape(batch, NUM_ACTIONS, MOVE_FEATURES)
+        position = observations[:, _ROWS:]
+        b, a = torch.nonzero(rows[:, :, 0] > 0.5, as_tuple=True)
+        got = self.scorer(torch.cat([rows[b, a], position[b]], dim=1)).squeeze(1)
+        out = torch.zeros(batch, NUM_ACTIONS, dtype=got.dtype)
+        return out.index_put((b, a), got)
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        batch = observations.shape[0]
+        rows = observations[:, :_ROWS].reshape(batch, NUM_ACTIONS, MOVE_FEATURES)
+        legal = rows[:, :, :1]
+        count = legal.sum(dim=1).clamp(min=1.0)
+        mean = rows.sum(dim=1) / count
+        top = rows.masked_fill(legal < 0.5, -1.0).max(dim=1).values
+        return torch.cat([self.scores(observations), observations[:, _ROWS:], mean, top], dim=1)
+
+
+class _FirstColumns(nn.Module):
+    """The action head: the features' first 210 columns (the scores)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        return latent[:, : self.n]
+
+
+class MovePolicy(MaskableActorCriticPolicy):
+    """A MaskablePPO policy whose logits are :class:`MoveFeaturesExtractor`'s scores.
+
+    ``net_arch``: the critic's layers (the actor has none of its own); the scorer's layers are
+    ``features_extractor_kwargs["scorer"]``."""
+
+    def __init__(
+        self, observation_space: spaces.Space[Any], action_space: spaces.Space[Any], *args: Any, **kwargs: Any
+    ) -> None:
+        arch = kwargs.pop("net_arch", None)
+        vf = list(arch) if isinstance(arch, (list, tuple)) else [128, 128]
+        kwargs["net_arch"] = {"pi": [], "vf": vf}
+        kwargs.setdefault("features_extractor_class", MoveFeaturesExtractor)
+        super().__init__(observation_space, action_space, *args, **kwargs)
+
+    def _build(self, lr_schedule: Any) -> None:
+        super()._build(lr_schedule)
+        self.action_net = _FirstColumns(int(self.action_space.n))  # type: ignore[attr-defined]
+        head: Any = self.features_extractor.head
+        nn.init.orthogonal_(head.weight, gain=0.01)  # near-uniform moves at first
+        nn.init.zeros_(head.bias)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)  # type: ignore[call-arg]
+
+
+def move_policy_kwargs(net_arch: list[int] | None = None) -> dict[str, Any]:
+    """``policy_kwargs`` for :class:`MovePolicy`: ``net_arch`` for the scorer and the critic."""
+    arch = [128, 128] if net_arch is None else [int(n) for n in net_arch]
+    return {"features_extractor_kwargs": {"scorer": arch}, "net_arch": arch}
