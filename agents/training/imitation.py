@@ -14,7 +14,7 @@ does: this stage plays the teacher's games and fits the policy to them, before P
    only), the teacher's move, and the discounted return from it on (``gamma``: PPO's).
    Nothing hidden goes in: the teacher and the features read the public state only.
 2. **Fit.** ``epochs`` passes: the policy's logits (the scorer's, over the legal moves) to the
-   teacher's move (cross entropy), and the critic, on the detached features, to the return
+   teacher's move (cross entropy), and the critic (its own copy of the features) to the return
    (so that PPO starts with a critic); the learning rate goes down in a straight line from
    ``learning_rate`` to ``final_learning_rate``.
 3. **Check** after every epoch (when the run gives a validation): the weights of the best check
@@ -54,6 +54,7 @@ IMITATION_KEYS = (
     "minutes",
     "workers",
     "epsilon",
+    "tolerance",
     "epochs",
     "batch_size",
     "learning_rate",
@@ -79,7 +80,8 @@ class ImitationSettings:
     games: int = 1000
     minutes: float = 40.0
     workers: int = 2
-    epsilon: float = 0.05
+    epsilon: float = 0.0
+    tolerance: float = 0.0
     epochs: int = 8
     batch_size: int = 512
     learning_rate: float = 1e-3
@@ -91,10 +93,13 @@ class TeacherGames:
     """The positions of the teacher's games: the legal rows of all positions one after another
     (``rows``, with their ``actions``), where position ``p``'s are ``start[p]:start[p + 1]``;
     ``position`` (the position's numbers), ``label`` (the teacher's move), ``ret`` (the
-    discounted return from the position on). ``games``, ``won`` and ``founded`` count the games."""
+    discounted return from the position on); ``good`` marks the rows of the moves as good as the
+    teacher's (its move, and with a ``tolerance`` the first moves of the plans it scored as well).
+    ``games``, ``won`` and ``founded`` count the games."""
 
     rows: np.ndarray
     actions: np.ndarray
+    good: np.ndarray
     start: np.ndarray
     position: np.ndarray
     label: np.ndarray
@@ -106,11 +111,27 @@ class TeacherGames:
     def __len__(self) -> int:
         return len(self.label)
 
-    def dense(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The observations (move features) and legal masks of positions ``index``."""
+    def join(self, other: TeacherGames) -> TeacherGames:
+        """These positions and ``other``'s."""
+        return TeacherGames(
+            rows=np.concatenate([self.rows, other.rows]),
+            actions=np.concatenate([self.actions, other.actions]),
+            good=np.concatenate([self.good, other.good]),
+            start=np.concatenate([self.start[:-1], other.start + self.start[-1]]),
+            position=np.concatenate([self.position, other.position]),
+            label=np.concatenate([self.label, other.label]),
+            ret=np.concatenate([self.ret, other.ret]),
+            games=self.games + other.games,
+            won=self.won + other.won,
+            founded=self.founded + other.founded,
+        )
+
+    def dense(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The observations (move features), legal masks and good-move masks of positions ``index``."""
         n = len(index)
         obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
         mask = np.zeros((n, 210), dtype=bool)
+        good = np.zeros((n, 210), dtype=bool)
         table = obs[:, :_ROWS].reshape(n, 210, MOVE_FEATURES)
         lo, hi = self.start[index], self.start[index + 1]
         counts = hi - lo
@@ -118,8 +139,9 @@ class TeacherGames:
         picks = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)]) if n else np.zeros(0, np.int64)
         table[owner, self.actions[picks]] = self.rows[picks]
         mask[owner, self.actions[picks]] = True
+        good[owner, self.actions[picks]] = self.good[picks]
         obs[:, _ROWS:] = self.position[index]
-        return obs, mask
+        return obs, mask, good
 
 
 # ---------------------------------------------------------------------- the teacher's games
@@ -141,7 +163,9 @@ def training_codes(seed: int, rule: str, exclude: Iterable[str]) -> Iterator[str
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(env_kwargs: dict[str, Any], teacher: str, options: dict[str, Any], epsilon: float) -> None:
+def _init_worker(
+    env_kwargs: dict[str, Any], teacher: str, options: dict[str, Any], epsilon: float, tolerance: float
+) -> None:
     import gymnasium as gym
 
     import solitaire_env  # noqa: F401 (registers the envs)
@@ -154,21 +178,68 @@ def _init_worker(env_kwargs: dict[str, Any], teacher: str, options: dict[str, An
         agent=make_agent(teacher, "fortythieves", seed=0, **options),
         features=MoveFeatures(),
         epsilon=float(epsilon),
+        tolerance=float(tolerance),
     )
 
 
-def _teacher_game(task: tuple[str, int, float]) -> dict[str, Any]:
-    """One game of deal ``code``, the teacher's moves (random ones with probability epsilon)."""
+def _good_moves(agent: Any, move: int, turns: int) -> set[int]:
+    """The teacher's move, and when it planned a new turn for it, the first moves of the plans
+    that scored as well as the best: the same value, and at most ``tolerance`` cards a sample
+    fewer founded on the searches' lines."""
+    good = {move}
+    tolerance = _WORKER["tolerance"]
+    if tolerance <= 0 or agent.turns == turns or not agent.last_plans:
+        return good
+    best = agent.last_plans[0]
+    for plan in agent.last_plans[1:]:
+        if plan.value == best.value and best.founded - plan.founded <= tolerance * agent.samples:
+            good.add(plan.moves[0])
+    return good
+
+
+def _student(weights: tuple[int, dict[str, Any], list[int]] | None) -> Any:
+    """The student's scorer in this worker (made again only for new weights), or ``None``."""
+    if weights is None:
+        return None
+    tag, state, arch = weights
+    if _WORKER.get("student_tag") != tag:
+        import torch
+        from gymnasium import spaces
+
+        from agents.training.move_policy import MoveFeaturesExtractor
+
+        torch.set_num_threads(1)
+        extractor = MoveFeaturesExtractor(spaces.Box(-np.inf, np.inf, (OBS_SIZE,), np.float32), scorer=arch)
+        extractor.load_state_dict(state)
+        extractor.eval()
+        _WORKER["student"], _WORKER["student_tag"] = extractor, tag
+    return _WORKER["student"]
+
+
+def _student_move(student: Any, x: np.ndarray, legal: Any) -> int:
+    import torch
+
+    with torch.no_grad():
+        scores = student.scores(torch.as_tensor(x[None]))[0].numpy()
+    moves = list(legal)
+    return int(moves[int(np.argmax(scores[moves]))])
+
+
+def _teacher_game(task: tuple[str, int, float, Any]) -> dict[str, Any]:
+    """One game of deal ``code``: the teacher's moves, or with a student's weights the student's
+    (labelled by the teacher); random ones with probability epsilon."""
     from agents.base import observe
 
-    code, seed, gamma = task
+    code, seed, gamma, weights = task
     env, agent, features = _WORKER["env"], _WORKER["agent"], _WORKER["features"]
+    student = _student(weights)
     rng = np.random.default_rng(seed)
     env.reset(options={"deal_code": code})
     agent.reset()
     features.reset()
     rows: list[np.ndarray] = []
     actions: list[np.ndarray] = []
+    goods: list[np.ndarray] = []
     counts: list[int] = []
     positions: list[np.ndarray] = []
     labels: list[int] = []
@@ -180,18 +251,23 @@ def _teacher_game(task: tuple[str, int, float]) -> dict[str, Any]:
         state = observe(env)
         x = features(state)
         legal = state.legal
+        turns = getattr(agent, "turns", 0)
         move = agent.act(state)
         if len(legal) > 1:
+            good = _good_moves(agent, move, turns)
             table = x[:_ROWS].reshape(210, MOVE_FEATURES)
             legal_idx = np.asarray(legal, dtype=np.int16)
             rows.append(table[legal_idx].astype(np.float32))
             actions.append(legal_idx)
+            goods.append(np.isin(legal_idx, list(good)))
             counts.append(len(legal))
             positions.append(x[_ROWS:].copy())
             labels.append(move)
             steps.append(len(rewards))
         if len(legal) > 1 and rng.random() < _WORKER["epsilon"]:
             move = int(rng.choice(legal))
+        elif student is not None and len(legal) > 1:
+            move = _student_move(student, x, legal)
         _, reward, terminated, truncated, info = env.step(move)
         rewards.append(float(reward))
         done = terminated or truncated
@@ -201,6 +277,7 @@ def _teacher_game(task: tuple[str, int, float]) -> dict[str, Any]:
     return {
         "rows": np.concatenate(rows) if rows else np.zeros((0, MOVE_FEATURES), np.float32),
         "actions": np.concatenate(actions) if actions else np.zeros(0, np.int16),
+        "good": np.concatenate(goods) if goods else np.zeros(0, bool),
         "counts": np.asarray(counts, dtype=np.int64),
         "position": np.asarray(positions, dtype=np.float32).reshape(-1, POSITION_FEATURES),
         "label": np.asarray(labels, dtype=np.int64),
@@ -218,41 +295,54 @@ def collect_games(
     seed: int,
     stop: Callable[[], bool] | None = None,
     say: Callable[..., None] = print,
+    games: int | None = None,
+    student: tuple[int, dict[str, Any], list[int]] | None = None,
+    minutes: float | None = None,
 ) -> TeacherGames:
-    """Play ``settings.games`` teacher games on ``codes`` (an iterable: the training stream) in
-    ``settings.workers`` processes, until ``settings.minutes`` have passed or ``stop()``."""
+    """Play ``games`` (default ``settings.games``) teacher games on ``codes`` (an iterable: the
+    training stream) in ``settings.workers`` processes, until ``minutes`` (default
+    ``settings.minutes``) have passed or ``stop()``. With ``student`` (a tag, the weights of a
+    :class:`~agents.training.move_policy.MoveFeaturesExtractor` and its scorer's layers), the
+    student plays and the teacher labels its positions."""
     import multiprocessing
 
     stopped = stop if stop is not None else (lambda: False)
     start = time.perf_counter()
-    deadline = start + settings.minutes * 60.0
+    deadline = start + (settings.minutes if minutes is None else minutes) * 60.0
     rng = np.random.default_rng(seed)
     it = iter(codes)
-    tasks = ((next(it), int(rng.integers(2**63)), float(gamma)) for _ in range(settings.games))
-    games: list[dict[str, Any]] = []
-    init = (dict(env_kwargs), settings.teacher, dict(settings.teacher_options), settings.epsilon)
+    count = settings.games if games is None else games
+    tasks = ((next(it), int(rng.integers(2**63)), float(gamma), student) for _ in range(count))
+    played: list[dict[str, Any]] = []
+    init = (dict(env_kwargs), settings.teacher, dict(settings.teacher_options), settings.epsilon, settings.tolerance)
     if settings.workers <= 1:
         _init_worker(*init)
         for task in tasks:
             if stopped() or time.perf_counter() > deadline:
                 break
-            games.append(_teacher_game(task))
+            played.append(_teacher_game(task))
     else:
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(settings.workers, initializer=_init_worker, initargs=init) as pool:
             for game in pool.imap(_teacher_game, tasks):  # in order: the same games whatever the timing
-                games.append(game)
-                if len(games) % 100 == 0:
-                    say(f"imitation: {len(games)} teacher games, {time.perf_counter() - start:.0f} s")
+                played.append(game)
+                if len(played) % 100 == 0:
+                    say(f"imitation: {len(played)} games, {time.perf_counter() - start:.0f} s")
                 if stopped() or time.perf_counter() > deadline:
                     pool.terminate()
                     break
+    return _gather(played)
+
+
+def _gather(games: list[dict[str, Any]]) -> TeacherGames:
+    """The games' positions as one :class:`TeacherGames`."""
     counts = np.concatenate([g["counts"] for g in games]) if games else np.zeros(0, np.int64)
     start_idx = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=start_idx[1:])
     return TeacherGames(
         rows=np.concatenate([g["rows"] for g in games]) if games else np.zeros((0, MOVE_FEATURES), np.float32),
         actions=np.concatenate([g["actions"] for g in games]).astype(np.int64) if games else np.zeros(0, np.int64),
+        good=np.concatenate([g["good"] for g in games]) if games else np.zeros(0, bool),
         start=start_idx,
         position=np.concatenate([g["position"] for g in games])
         if games
@@ -301,18 +391,19 @@ def fit_policy(
             if stopped():
                 break
             index = order[k : k + settings.batch_size]
-            obs_np, mask_np = data.dense(index)
+            obs_np, mask_np, good_np = data.dense(index)
             obs = torch.as_tensor(obs_np)
             mask = torch.as_tensor(mask_np)
-            label = torch.as_tensor(data.label[index])
+            good = torch.as_tensor(good_np)
             target = torch.as_tensor(data.ret[index])
             rate = settings.learning_rate + (settings.final_learning_rate - settings.learning_rate) * step / steps_total
             for group in optimizer.param_groups:
                 group["lr"] = rate
             features = extractor(obs)
             logits = features[:, :210].masked_fill(~mask, -1e9)
-            loss_pi = torch.nn.functional.cross_entropy(logits, label)
-            values = policy.value_net(policy.mlp_extractor.forward_critic(features.detach())).squeeze(1)
+            # the probability of the good moves (the teacher's alone, without a tolerance)
+            loss_pi = (logits.logsumexp(dim=1) - logits.masked_fill(~good, -1e9).logsumexp(dim=1)).mean()
+            values = policy.predict_values(obs).squeeze(1)  # the critic's own features (MovePolicy)
             loss_v = ((values - target) ** 2).mean()
             loss = loss_pi + 0.001 * loss_v
             optimizer.zero_grad()
@@ -321,7 +412,7 @@ def fit_policy(
             step += 1
             total += float(loss_pi.item()) * len(index)
             value_total += float(loss_v.item()) * len(index)
-            agree += float((logits.argmax(dim=1) == label).sum().item())
+            agree += float(good[torch.arange(len(index)), logits.argmax(dim=1)].sum().item())
         policy.set_training_mode(False)
         row: dict[str, Any] = {
             "epoch": epoch + 1,

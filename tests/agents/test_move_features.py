@@ -141,8 +141,9 @@ def test_teacher_games_hold_the_teachers_moves_and_returns() -> None:
     assert next(training_codes(0, "N", [first])) != first  # a held-out code is never dealt
     data = collect_games(codes, settings, {"reward": "progress", "win_bonus": 30}, 0.9, seed=1)
     assert data.games == 2 and len(data) > 20
-    obs, mask = data.dense(np.arange(len(data)))
+    obs, mask, good = data.dense(np.arange(len(data)))
     assert mask[np.arange(len(data)), data.label].all()  # the label is a legal move
+    assert good[np.arange(len(data)), data.label].all() and not (good & ~mask).any()
     assert (mask.sum(axis=1) > 1).all()  # positions with a choice only
     assert np.array_equal(obs[:, :_ROWS].reshape(len(data), NUM_ACTIONS, MOVE_FEATURES)[:, :, 0] > 0, mask)
     assert (

@@ -816,3 +816,71 @@ def test_pretrain_ends_with_the_best_checked_weights() -> None:
     final = model.policy.state_dict()
     assert all(torch.equal(final[k], seen[0][k]) for k in final)
     assert not all(torch.equal(seen[-1][k], seen[0][k]) for k in final)  # the weights did move
+
+
+def _moves_config(tmp_path: Path) -> dict[str, object]:
+    data = tiny(tmp_path, game="fortythieves", rules="N", num_envs=4, timesteps=256, minutes=2)
+    data["env"] = {"obs_mode": "flat", "reward": "progress", "win_bonus": 30}
+    data["validation"] = {"deals": 3, "seed": 1, "every": 128}
+    data["test"] = {"deals": 3, "seed": 0, "agents": ["evaluate"], "workers": 1}
+    data["ppo"] = {"features": "moves", "net_arch": [16, 8], "n_steps": 32, "batch_size": 64, "n_epochs": 1}
+    data["imitation"] = {
+        "games": 2,
+        "workers": 1,
+        "epochs": 2,
+        "teacher_options": {"samples": 1, "root_nodes": 200, "eval_nodes": 200, "endgame_nodes": 0},
+    }
+    return data
+
+
+def test_move_policy_imitates_the_planner_trains_and_plays_in_the_harness(tmp_path: Path) -> None:
+    """``ppo.features: moves`` with an ``imitation`` block (Forty Thieves) goes through the whole
+    pipeline: the saved policy is a MovePolicy, the harness's ppo agent and the validation envs
+    play the same games with it, and its choices do not move when the unseen stock is permuted."""
+    data = _moves_config(tmp_path)
+    result = train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
+    pre = result.metrics["pretrain"]
+    assert pre["games"] == 2 and pre["positions"] > 20 and len(pre["epochs"]) == 2
+    test = result.metrics["test"]
+    assert test["batch_check"]["wins"] == test["summary"][test["agent"]]["wins"]
+    assert test["batch_check"]["mean_progress"] == pytest.approx(test["summary"][test["agent"]]["mean_founded"])
+    from sb3_contrib import MaskablePPO
+
+    from agents.training.move_policy import MovePolicy
+
+    assert isinstance(MaskablePPO.load(result.files["best_model"], device="cpu").policy, MovePolicy)
+    from agents.base import public_state
+    from agents.registry import make_agent
+    from tests.conftest import ft_random_positions
+
+    agent = make_agent("ppo", "fortythieves", model=result.files["best_model"])
+    rng = np.random.default_rng(2)
+    for game, actions in ft_random_positions(12, 8):
+        state = public_state(game, actions)
+        if not state.legal:
+            continue
+        move = agent.act(state)
+        assert move in state.legal
+        cards = list(state.unseen)
+        rng.shuffle(cards)
+        assert agent.act(public_state(state.with_unseen(cards), actions)) == move
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"imitation": {"games": 0}}, "imitation.games: want a whole number >= 1"),
+        ({"imitation": {"teacher": "oracle"}}, "imitation.teacher: want planner"),
+        ({"imitation": {"teacher_options": {"samples": 0}}}, "imitation.teacher_options: samples"),
+        ({"imitation": {"teacher_options": {"x": 1}}}, "imitation.teacher_options"),
+        ({"imitation": {"epsilon": 2}}, "imitation.epsilon"),
+        ({"imitation": {"speed": 1}}, "unknown key 'speed'"),
+        ({"imitation": {}, "ppo": {"features": "none"}}, "ppo.features moves"),
+        ({"game": "tripeaks", "rules": "E"}, "ppo.features: moves is for Forty Thieves"),
+    ],
+)
+def test_bad_imitation_blocks(tmp_path: Path, change: dict[str, object], message: str) -> None:
+    data = _moves_config(tmp_path)
+    data.update(change)
+    with pytest.raises(ConfigError, match=message):
+        TrainConfig.from_mapping(data)
