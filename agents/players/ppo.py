@@ -40,6 +40,9 @@ does: for ``runs/tp.zip`` it is ``runs/tp.json`` (``runs/tp.zip.json`` is read t
 
 and, for a model trained with advice (:mod:`agents.training.advice`), ``"advice": "base_policy"``: the
 agent appends the base policy's move, computed from the public state, to the observation.
+A Forty Thieves model whose observation space is the move features'
+(:mod:`agents.training.move_features`, ``ppo.features: moves``) gets them, made from the
+public state, whatever the sidecar's ``obs_mode`` says.
 
 ``game``: ``"tripeaks"`` or ``"fortythieves"`` (the agent refuses a model of the other game);
 ``env_kwargs``: the keyword arguments of ``gym.make("solitaire_env/TriPeaks-v0", ...)`` (or

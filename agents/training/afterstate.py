@@ -40,7 +40,6 @@ from typing import Any
 import numpy as np
 import torch
 from gymnasium import spaces
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
@@ -53,6 +52,7 @@ from agents.training.features import (
     adjacency,
     rank_relations,
 )
+from agents.training.score_policy import ScorePolicy
 from solitaire_env.common.cards import SUITS
 from solitaire_env.tripeaks.observe import (
     CHAIN_OFFSET,
@@ -359,39 +359,13 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         return f"wrap={self.wrap}, advice={self.with_advice}"
 
 
-class _FirstColumns(nn.Module):
-    """The action head of :class:`AfterstatePolicy`: the features' first 29 columns (the scores)."""
-
-    def __init__(self, n: int) -> None:
-        super().__init__()
-        self.n = n
-
-    def forward(self, latent: torch.Tensor) -> torch.Tensor:
-        return latent[:, : self.n]
-
-
-class AfterstatePolicy(MaskableActorCriticPolicy):
+class AfterstatePolicy(ScorePolicy):
     """A MaskablePPO policy whose logits are :class:`TriPeaksAfterstateFeatures`' scores.
 
     ``net_arch``: the critic's layers (the actor has none of its own: ``pi=[]``); the scorer's
     layers are ``features_extractor_kwargs["scorer"]``."""
 
-    def __init__(
-        self, observation_space: spaces.Space[Any], action_space: spaces.Space[Any], *args: Any, **kwargs: Any
-    ) -> None:
-        arch = kwargs.pop("net_arch", None)
-        vf = list(arch) if isinstance(arch, (list, tuple)) else [256, 256]
-        kwargs["net_arch"] = {"pi": [], "vf": vf}
-        kwargs.setdefault("features_extractor_class", TriPeaksAfterstateFeatures)
-        super().__init__(observation_space, action_space, *args, **kwargs)
-
-    def _build(self, lr_schedule: Any) -> None:
-        super()._build(lr_schedule)
-        self.action_net = _FirstColumns(int(self.action_space.n))  # type: ignore[attr-defined]
-        head: Any = self.features_extractor.head
-        nn.init.orthogonal_(head.weight, gain=0.01)  # near-uniform moves at first, as SB3's action_net
-        nn.init.zeros_(head.bias)
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)  # type: ignore[call-arg]
+    extractor = TriPeaksAfterstateFeatures
 
 
 def afterstate_policy_kwargs(wrap: bool, net_arch: list[int] | None = None) -> dict[str, Any]:
