@@ -417,6 +417,20 @@ def _aids(
     return advice, shaping
 
 
+def _block_numbers(
+    problems: Problems, out: Mapping[str, Any], block: str, whole: Sequence[str], positive: Sequence[str]
+) -> None:
+    """A block's whole numbers >= 1 (``whole``) and numbers > 0 (``positive``)."""
+    for key in whole:
+        v = out.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            problems.add(f"{block}.{key}: want a whole number >= 1, got {v!r}")
+    for key in positive:
+        v = out.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < math.inf):
+            problems.add(f"{block}.{key}: want a number > 0, got {v!r}")
+
+
 def _pretrain(
     problems: Problems, value: Any, game: GameName, env: Mapping[str, Any], fits: bool
 ) -> dict[str, Any] | None:
@@ -432,14 +446,13 @@ def _pretrain(
     if fits and (game != "tripeaks" or env.get("reward", "score") != "progress"):
         problems.add("pretrain: is for TriPeaks with reward progress (the move values count cards and the win bonus)")
     out = {k: _number(v) for k, v in value.items() if k in PRETRAIN_KEYS}
-    for key in ("samples", "steps", "epochs", "replay", "batch_size", "threads", "critic_every"):
-        v = out.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-            problems.add(f"pretrain.{key}: want a whole number >= 1, got {v!r}")
-    for key in ("minutes", "temperature", "learning_rate", "final_learning_rate"):
-        v = out.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < math.inf):
-            problems.add(f"pretrain.{key}: want a number > 0, got {v!r}")
+    _block_numbers(
+        problems,
+        out,
+        "pretrain",
+        ("samples", "steps", "epochs", "replay", "batch_size", "threads", "critic_every"),
+        ("minutes", "temperature", "learning_rate", "final_learning_rate"),
+    )
     if out.get("loss", "squared") not in PRETRAIN_LOSSES:
         problems.add(f"pretrain.loss: want one of {', '.join(PRETRAIN_LOSSES)}, got {out['loss']!r}")
     average = out.get("average")
@@ -485,14 +498,13 @@ def _imitation(problems: Problems, value: Any, game: GameName, ppo: Any, fits: b
         except (TypeError, ValueError) as error:
             problems.add(f"imitation.teacher_options: {error}")
         out["teacher_options"] = dict(options)
-    for key in ("games", "workers", "epochs", "batch_size"):
-        v = out.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-            problems.add(f"imitation.{key}: want a whole number >= 1, got {v!r}")
-    for key in ("minutes", "learning_rate", "final_learning_rate"):
-        v = out.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < math.inf):
-            problems.add(f"imitation.{key}: want a number > 0, got {v!r}")
+    _block_numbers(
+        problems,
+        out,
+        "imitation",
+        ("games", "workers", "epochs", "batch_size"),
+        ("minutes", "learning_rate", "final_learning_rate"),
+    )
     eps = out.get("epsilon")
     if eps is not None and (isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 <= eps <= 1):
         problems.add(f"imitation.epsilon: want a number from 0 to 1, got {eps!r}")
