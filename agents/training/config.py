@@ -417,6 +417,17 @@ def _aids(
     return advice, shaping
 
 
+def _warm_start_block(problems: Problems, value: Any, block: str, keys: Sequence[str]) -> bool:
+    """Whether a warm-start block is given and a mapping (its unknown keys are named)."""
+    if value is None:
+        return False
+    if not isinstance(value, Mapping):
+        problems.add(f"{block}: want a mapping of warm-start settings (or null), got {value!r}")
+        return False
+    problems.check(_known, value, keys, "", f"{block}: ")
+    return True
+
+
 def _block_numbers(
     problems: Problems, out: Mapping[str, Any], block: str, whole: Sequence[str], positive: Sequence[str]
 ) -> None:
@@ -437,12 +448,8 @@ def _pretrain(
     """The ``pretrain`` block (:mod:`agents.training.pretrain`): absent or null for none, ``{}`` for the defaults."""
     from agents.training.pretrain import PRETRAIN_KEYS, PRETRAIN_LOSSES
 
-    if value is None:
+    if not _warm_start_block(problems, value, "pretrain", PRETRAIN_KEYS):
         return None
-    if not isinstance(value, Mapping):
-        problems.add(f"pretrain: want a mapping of warm-start settings (or null), got {value!r}")
-        return None
-    problems.check(_known, value, PRETRAIN_KEYS, "", "pretrain: ")
     if fits and (game != "tripeaks" or env.get("reward", "score") != "progress"):
         problems.add("pretrain: is for TriPeaks with reward progress (the move values count cards and the win bonus)")
     out = {k: _number(v) for k, v in value.items() if k in PRETRAIN_KEYS}
@@ -472,12 +479,8 @@ def _imitation(problems: Problems, value: Any, game: GameName, ppo: Any, fits: b
     """The ``imitation`` block (:mod:`agents.training.imitation`): absent or null for none."""
     from agents.training.imitation import IMITATION_KEYS
 
-    if value is None:
+    if not _warm_start_block(problems, value, "imitation", IMITATION_KEYS):
         return None
-    if not isinstance(value, Mapping):
-        problems.add(f"imitation: want a mapping of warm-start settings (or null), got {value!r}")
-        return None
-    problems.check(_known, value, IMITATION_KEYS, "", "imitation: ")
     features = ppo.get("features") if isinstance(ppo, Mapping) else None
     if fits and (game != "fortythieves" or features != "moves"):
         problems.add("imitation: is for Forty Thieves with ppo.features moves (the teacher is the planner)")
