@@ -78,12 +78,7 @@ def evaluate_model(
     }
     try:
         while not done.all():
-            masks = (
-                np.asarray(inner.env_method("action_masks"))
-                if not hasattr(inner, "action_masks")
-                else inner.action_masks()
-            )
-            actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+            actions, _ = model.predict(obs, action_masks=inner.action_masks(), deterministic=True)
             obs, rewards, dones, infos = env.step(actions)
             out["reward"][~done] += rewards[~done]
             for i in np.flatnonzero(dones & ~done):

@@ -249,11 +249,11 @@ def _teacher_game(task: tuple[str, int, float, Any]) -> dict[str, Any]:
     info: dict[str, Any] = {}
     while not done:
         state = observe(env)
-        x = features(state)
         legal = state.legal
         turns = getattr(agent, "turns", 0)
         move = agent.act(state)
-        if len(legal) > 1:
+        if len(legal) > 1:  # (the features catch up on the moves between two calls)
+            x = features(state)
             good = _good_moves(agent, move, turns)
             table = x[:_ROWS].reshape(210, MOVE_FEATURES)
             legal_idx = np.asarray(legal, dtype=np.int16)
@@ -399,8 +399,7 @@ def fit_policy(
             rate = settings.learning_rate + (settings.final_learning_rate - settings.learning_rate) * step / steps_total
             for group in optimizer.param_groups:
                 group["lr"] = rate
-            features = extractor(obs)
-            logits = features[:, :210].masked_fill(~mask, -1e9)
+            logits = extractor.scores(obs).masked_fill(~mask, -1e9)
             # the probability of the good moves (the teacher's alone, without a tolerance)
             loss_pi = (logits.logsumexp(dim=1) - logits.masked_fill(~good, -1e9).logsumexp(dim=1)).mean()
             values = policy.predict_values(obs).squeeze(1)  # the critic's own features (MovePolicy)

@@ -13,11 +13,12 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from stable_baselines3.common.vec_env import DummyVecEnv
 
 from agents.base import observe
 from agents.training.move_features import OBS_SIZE, MoveFeatures
 
-__all__ = ["MoveFeaturesEnv", "move_vec_env"]
+__all__ = ["MoveFeaturesEnv", "MoveVecEnv", "move_vec_env"]
 
 
 class MoveFeaturesEnv(gym.Wrapper):
@@ -71,6 +72,13 @@ class MoveFeaturesEnv(gym.Wrapper):
         return np.asarray(self.env.unwrapped.action_masks(), dtype=bool)  # type: ignore[attr-defined]
 
 
+class MoveVecEnv(DummyVecEnv):
+    """A ``DummyVecEnv`` of :class:`MoveFeaturesEnv` with the batch envs' ``action_masks()``."""
+
+    def action_masks(self) -> np.ndarray:
+        return np.stack([env.action_masks() for env in self.envs])  # type: ignore[attr-defined]
+
+
 def move_vec_env(
     n: int,
     env_kwargs: Mapping[str, Any] | None = None,
@@ -79,11 +87,9 @@ def move_vec_env(
     exclude: Iterable[str] = (),
     seed: int = 0,
 ) -> Any:
-    """An SB3 ``DummyVecEnv`` of ``n`` :class:`MoveFeaturesEnv`: with ``codes`` (as many as
+    """A :class:`MoveVecEnv` of ``n`` :class:`MoveFeaturesEnv`: with ``codes`` (as many as
     ``n``), env ``i`` deals ``codes[i]`` every episode; else random deals (seeds ``seed + i``)
     that are never in ``exclude``."""
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
     held = frozenset(exclude)
     if codes is not None and len(codes) != n:
         raise ValueError(f"want {n} codes (one per env), got {len(codes)}")
@@ -93,4 +99,4 @@ def move_vec_env(
             return lambda: MoveFeaturesEnv(env_kwargs, codes=[codes[i]])
         return lambda: MoveFeaturesEnv(env_kwargs, exclude=held, seed=seed + i)
 
-    return DummyVecEnv([make(i) for i in range(n)])
+    return MoveVecEnv([make(i) for i in range(n)])
