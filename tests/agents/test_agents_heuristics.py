@@ -23,7 +23,7 @@ from solitaire_env.tripeaks.rules import DRAW as TP_DRAW
 from solitaire_env.tripeaks.rules import TriPeaksRules
 
 TP_NAMES = ["random_stuck", "reveal_first", "longest_chain", "peaks_even", "hint", "lookahead"]
-FT_NAMES = ["safe_foundation", "hint", "free_column", "evaluate"]
+FT_NAMES = ["safe_foundation", "hint", "free_column", "evaluate", "lookahead"]
 
 #: TriPeaks rule variants the positions are drawn from (deal code letter, extra rule options).
 TP_VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -53,7 +53,7 @@ def test_registered() -> None:
     assert set(TP_NAMES) <= set(agent_names("tripeaks"))
     assert set(FT_NAMES) <= set(agent_names("fortythieves"))
     with pytest.raises(ValueError):
-        make_agent("lookahead", "fortythieves")
+        make_agent("peaks_even", "fortythieves")
 
 
 def _tp_positions(count: int, seed: int) -> list[tuple[TriPeaksGame, list[int]]]:

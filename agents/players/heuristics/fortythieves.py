@@ -42,6 +42,8 @@ import functools
 from abc import abstractmethod
 from typing import Any
 
+import numpy as np
+
 from agents.base import Agent, PublicState
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
@@ -63,7 +65,7 @@ from solitaire_env.fortythieves.rules import (
 )
 from solitaire_env.hints import FortyThievesKnowledge, fortythieves_advice
 
-__all__ = ["EvaluateAgent", "FreeColumnAgent", "HintAgent", "SafeFoundationAgent", "dig_lines"]
+__all__ = ["EvaluateAgent", "FreeColumnAgent", "HintAgent", "LookaheadAgent", "SafeFoundationAgent", "dig_lines"]
 
 
 def _need(foundations: list[int] | tuple[int, ...], card: int) -> int:
@@ -470,6 +472,45 @@ class EvaluateAgent(_FortyThievesAgent):
                         scored.append((-gain, len(line), line[0]))
         scored.sort()
         return [*found, *(action for *_, action in scored), DRAW]
+
+
+class LookaheadAgent(EvaluateAgent):
+    """``lookahead``: the first move towards the best position reachable before the next draw.
+
+    The solver's depth-first search without draws
+    (:func:`~solitaire_env.fortythieves.solver.turn_records`, at most ``nodes`` positions, the
+    first 4096 of them kept) finds the positions the moves of this turn reach; each is scored
+    by ``evaluate``'s position score (the same weights as options, in numba:
+    :mod:`agents.players.heuristics.fortythieves_kernels`), and the agent plays the first move
+    of the line to the best one.  It draws when none beats the position it is in by more than
+    ``margin``.  With the stock out the search plays a winning line when it finds one.  It never
+    draws to look, so the stock's order is never read; it searches again at every move.
+    """
+
+    name = "lookahead"
+
+    def __init__(self, game: Any, seed: int = 0, *, nodes: int = 4000, **weights: Any) -> None:
+        super().__init__(game, seed, **weights)
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
+            raise ValueError(f"nodes must be a whole number >= 1, got {nodes!r}")
+        self.nodes = nodes
+        self._arrays: Any = None  # the search arrays, made on first use
+        self._weights = np.array([self.w_founded, self.w_empty, self.w_run, self.w_bury, self.w_waste], np.float64)
+
+    def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
+        from agents.players.heuristics.fortythieves_kernels import turn_search  # numba: loaded on first use
+        from solitaire_env.fortythieves import search_kernels
+        from solitaire_env.fortythieves.solver import load_position
+
+        sa = self._arrays
+        if sa is None:
+            sa = self._arrays = search_kernels.SearchArrays(4)
+        load_position(sa, pos)
+        search_kernels.derive(sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.fnd, sa.ch, sa.wh, sa.sc)
+        first = turn_search(  # type: ignore[call-arg]
+            *sa.args()[:10], sa.scratch, pos.rules.foundation_return, self.nodes, self._weights, self.margin
+        )  # fmt: skip
+        return [int(first), DRAW] if first >= 0 else [DRAW]
 
 
 def dig_lines(pos: FortyThievesGame, depth: int) -> list[list[int]]:
