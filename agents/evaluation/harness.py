@@ -453,6 +453,7 @@ NUMBA_KERNELS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ),
     ("pimc", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
     ("oracle", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
+    ("lookahead", "fortythieves"): ("agents.players.heuristics.fortythieves_kernels", ("turn_search",)),
 }
 #: The line ``solitaire-env eval`` prints on stderr when :func:`numba_cold_agents` names some.
 COMPILE_NOTE = "compiling the numba kernels of {agents} on first use (about 10 s; cached after)"

@@ -46,7 +46,9 @@ class PlannerAgent(Agent):
     Options: ``samples`` (stock orders per turn), ``root_nodes`` (the search per sample that
     proposes plans), ``eval_nodes`` (the search per plan and sample that scores it),
     ``intractable`` (what a spent budget counts, 0..1), ``endgame_nodes`` and
-    ``endgame_searches`` (the full-information endgame once the stock is out).
+    ``endgame_searches`` (the full-information endgame once the stock is out), ``branch`` (plans
+    that start with another legal move), ``lookahead`` (when above 0: the ``lookahead`` agent's
+    turn, searching that many positions a move, is one more candidate plan).
     ``turns`` counts the turns planned, ``stats`` the turns' searches and the positions they
     expanded; ``last_plans`` holds the last turn's candidates, best first.
     """
@@ -67,6 +69,7 @@ class PlannerAgent(Agent):
         endgame_nodes: int = 1_000_000,
         endgame_searches: int = 4,
         branch: int = 0,
+        lookahead: int = 0,
     ) -> None:
         super().__init__(game, seed)
         self.samples = _whole("samples", samples, 1)
@@ -75,6 +78,12 @@ class PlannerAgent(Agent):
         self.endgame_nodes = _whole("endgame_nodes", endgame_nodes, 0)
         self.endgame_searches = _whole("endgame_searches", endgame_searches, 0)
         self.branch = _whole("branch", branch, 0)
+        self.lookahead = _whole("lookahead", lookahead, 0)
+        self._base: Any = None  # the lookahead agent whose turn is a candidate plan
+        if self.lookahead:
+            from agents.players.heuristics.fortythieves import LookaheadAgent
+
+            self._base = LookaheadAgent(game, seed, nodes=self.lookahead)
         if isinstance(intractable, bool) or not isinstance(intractable, int | float) or not 0 <= intractable <= 1:
             raise ValueError(f"intractable must be a number in [0, 1], got {intractable!r}")
         self.intractable = float(intractable)
@@ -132,9 +141,11 @@ class PlannerAgent(Agent):
 
     def _turn(self, base: FortyThievesGame) -> tuple[int, ...]:
         self.turns += 1
+        extra = (self._base.plan(base),) if self._base is not None else ()
         self.last_plans = plan_turn(
             base, public_rng(base, self.seed), samples=self.samples, root_nodes=self.root_nodes,
             eval_nodes=self.eval_nodes, intractable=self.intractable, branch=self.branch, stats=self.stats,
+            extra=extra,
         )  # fmt: skip
         return self.last_plans[0].moves
 

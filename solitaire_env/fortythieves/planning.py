@@ -65,13 +65,13 @@ DEFAULT_PLANNING: dict[str, int | float] = {
 }
 
 #: The order in which the sources of equally scored plans are preferred.
-_SOURCES = {"hint": 0, "draw": 1, "search": 2, "branch": 3}
+_SOURCES = {"hint": 0, "draw": 1, "search": 2, "branch": 3, "base": 4}
 
 
 @dataclass(frozen=True)
 class Plan:
     """A turn's moves (the last one the draw), where it came from (``"draw"``, ``"hint"``,
-    ``"search"`` or ``"branch"``), its value summed over the samples and the cards founded on the searches'
+    ``"search"``, ``"branch"`` or ``"base"``), its value summed over the samples and the cards founded on the searches'
     best lines, summed too."""
 
     moves: tuple[int, ...]
@@ -173,6 +173,7 @@ def plan_turn(
     intractable: float = 0.5,
     branch: int = 0,
     stats: dict[str, int] | None = None,
+    extra: tuple[tuple[int, ...], ...] = (),
 ) -> list[Plan]:
     """The candidate plans of the turn from ``game``'s position, best first (module docstring;
     the defaults are :data:`DEFAULT_PLANNING`'s).
@@ -181,7 +182,9 @@ def plan_turn(
     never-drawn stock cards are read only as a set.  Best: the highest value, then the most
     cards founded, then the hint's plan, the draw, the search's; then the shorter.  ``branch``:
     also the plans that start with each of the first ``branch`` other legal moves (in action
-    order, foundation returns left out) and go on with the hint's plan.  ``stats``,
+    order, foundation returns left out) and go on with the hint's plan.  ``extra``: more
+    candidates from the caller (the moves before the draw, source ``"base"``; one that is not
+    legal from the position is left out).  ``stats``,
     if given, gets ``searches`` and ``nodes`` (the positions the searches expanded) added.
     """
     if game.stock_pos >= len(game.stock):
@@ -211,6 +214,8 @@ def plan_turn(
 
     offer((), "draw")
     offer(hint_plan(game), "hint")
+    for moves in extra:
+        offer(tuple(moves), "base")
     if branch:
         tried = 0
         for a in game.legal_actions():

@@ -30,14 +30,15 @@ def _positions(n: int, seed: int) -> list[tuple[FortyThievesGame, list[int]]]:
 def test_registered_and_options_checked() -> None:
     agent = make_agent("planner", "fortythieves")
     assert isinstance(agent, PlannerAgent) and not agent.sees_hidden
-    for bad in ({"samples": 0}, {"eval_nodes": 0}, {"intractable": 1.5}, {"root_nodes": -1}):
+    for bad in ({"samples": 0}, {"eval_nodes": 0}, {"intractable": 1.5}, {"root_nodes": -1}, {"lookahead": -1}):
         with pytest.raises(ValueError):
             make_agent("planner", "fortythieves", **bad)
 
 
-def test_legal_and_blind_to_the_unseen_cards() -> None:
+@pytest.mark.parametrize("options", [FAST, {**FAST, "lookahead": 200}])
+def test_legal_and_blind_to_the_unseen_cards(options: dict[str, Any]) -> None:
     rng = np.random.default_rng(3)
-    agent = make_agent("planner", "fortythieves", seed=4, **FAST)  # one agent: it must notice new games
+    agent = make_agent("planner", "fortythieves", seed=4, **options)  # one agent: it must notice new games
     for game, actions in _positions(12, 1):
         state = public_state(game, actions)
         action = agent.act(state)
@@ -45,7 +46,32 @@ def test_legal_and_blind_to_the_unseen_cards() -> None:
         rest = list(state.unseen)
         rng.shuffle(rest)
         other = state.with_unseen(rest)
-        assert make_agent("planner", "fortythieves", seed=4, **FAST).act(public_state(other, actions)) == action
+        assert make_agent("planner", "fortythieves", seed=4, **options).act(public_state(other, actions)) == action
+
+
+def test_the_lookahead_turn_is_a_candidate() -> None:
+    """With ``lookahead`` the lookahead agent's turn (what that agent would play) is among the
+    plans: one of them ends in the position it ends in (plans that meet are one)."""
+    from agents.players.heuristics.fortythieves import LookaheadAgent
+
+    def end(moves: tuple[int, ...]) -> int:
+        work = game.copy()
+        for a in moves:
+            work.play(a)
+        return work.position_hash
+
+    checked = based = 0
+    for game, actions in _positions(16, 6):
+        agent = make_agent("planner", "fortythieves", seed=2, **FAST, lookahead=300)
+        assert isinstance(agent, PlannerAgent)
+        agent.act(public_state(game, actions))
+        if not agent.turns:
+            continue  # a forced move or the stock out: no plan
+        turn = LookaheadAgent("fortythieves", nodes=300).plan(game)
+        assert end(turn) in {end(p.moves[:-1]) for p in agent.last_plans}
+        checked += 1
+        based += any(p.source == "base" for p in agent.last_plans)
+    assert checked >= 6 and based >= 2
 
 
 def test_plays_its_plan_to_the_draw() -> None:

@@ -497,7 +497,9 @@ class LookaheadAgent(EvaluateAgent):
         self._arrays: Any = None  # the search arrays, made on first use
         self._weights = np.array([self.w_founded, self.w_empty, self.w_run, self.w_bury, self.w_waste], np.float64)
 
-    def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
+    def first_move(self, pos: FortyThievesGame) -> int | None:
+        """The first move of the line to the best position before the next draw, ``None`` when
+        none beats ``pos``'s own score by more than ``margin`` (the agent then draws)."""
         from agents.players.heuristics.fortythieves_kernels import turn_search  # numba: loaded on first use
         from solitaire_env.fortythieves import search_kernels
         from solitaire_env.fortythieves.solver import load_position
@@ -510,7 +512,29 @@ class LookaheadAgent(EvaluateAgent):
         first = turn_search(  # type: ignore[call-arg]
             *sa.args()[:10], sa.scratch, pos.rules.foundation_return, self.nodes, self._weights, self.margin
         )  # fmt: skip
-        return [int(first), DRAW] if first >= 0 else [DRAW]
+        return int(first) if first >= 0 else None
+
+    def plan(self, game: FortyThievesGame, most: int = 60) -> tuple[int, ...]:
+        """The agent's moves from ``game``'s position until it would draw, would go back to a
+        position of the plan or has made ``most`` moves (the draw not included; ``game`` is not
+        changed): the turn it would play."""
+        work = game.copy()
+        seen = {work.position_hash}
+        moves: list[int] = []
+        while len(moves) < most:
+            move = self.first_move(work)
+            if move is None:
+                break
+            work.play(move)
+            if work.position_hash in seen:
+                break
+            seen.add(work.position_hash)
+            moves.append(move)
+        return tuple(moves)
+
+    def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
+        first = self.first_move(pos)
+        return [first, DRAW] if first is not None else [DRAW]
 
 
 def dig_lines(pos: FortyThievesGame, depth: int) -> list[list[int]]:
