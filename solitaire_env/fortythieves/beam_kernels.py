@@ -224,20 +224,8 @@ def select(
             ranked = np.concatenate((ranked, rest))
         c = ranked[r] & 0xFFFFFFFF
         r += 1
-        k1 = keys[c, 0]
-        k2 = keys[c, 1]
-        h = k1 & mask
-        dup = False
-        while used[h]:
-            if seen1[h] == k1 and seen2[h] == k2:
-                dup = True
-                break
-            h = (h + np.uint64(1)) & mask
-        if dup:
+        if K.add_key(seen1, seen2, used, mask, keys[c, 0], keys[c, 1]):
             continue
-        used[h] = True
-        seen1[h] = k1
-        seen2[h] = k2
         b = parent[c]
         n0 = llen[b]
         m = mlen[c]

@@ -557,6 +557,21 @@ def _insert(table, sc, k1, k2):
     return False
 
 
+@njit(cache=True, inline="always")
+def add_key(seen1, seen2, used, mask, k1, k2):
+    """Add the keys to a small open-addressing set (``used`` marks the taken slots, ``mask`` is
+    its size minus one, a power of two); ``True`` when they were in it already."""
+    h = k1 & mask
+    while used[h]:
+        if seen1[h] == k1 and seen2[h] == k2:
+            return True
+        h = (h + np.uint64(1)) & mask
+    used[h] = True
+    seen1[h] = k1
+    seen2[h] = k2
+    return False
+
+
 @njit(cache=True)
 def score(cols, clen, waste, sc):
     """The beam's score of the position (``python_solver._score``): 100 per card founded, -60

@@ -99,10 +99,7 @@ def turn_search(
     out = np.zeros(K.MAX_MOVES, np.int16)
     need = np.zeros(52, np.int64)
     k1, k2 = K.position_keys(clen, ch, wh, sc)
-    h = k1 & mask
-    used[h] = True
-    seen1[h] = k1
-    seen2[h] = k2
+    K.add_key(seen1, seen2, used, mask, k1, k2)
     parent[0] = -1
     best = 0
     top = position_value(cols, clen, waste, sc[K.S_WLEN], fnd, weights, need) + margin
@@ -123,18 +120,8 @@ def turn_search(
             if a == DRAW:
                 continue
             k1, k2 = K.child_keys(a, cols, clen, waste, stock, fnd, ch, wh, sc)
-            h = k1 & mask
-            dup = False
-            while used[h]:
-                if seen1[h] == k1 and seen2[h] == k2:
-                    dup = True
-                    break
-                h = (h + np.uint64(1)) & mask
-            if dup:
+            if K.add_key(seen1, seen2, used, mask, k1, k2):
                 continue
-            used[h] = True
-            seen1[h] = k1
-            seen2[h] = k2
             f = K.play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
             value = position_value(cols, clen, waste, sc[K.S_WLEN], fnd, weights, need)
             K.undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
