@@ -161,9 +161,9 @@ def test_a_bad_option_value_type_is_one_line(name: str, game: str, options: dict
 
 def test_unknown_names_and_games() -> None:
     with pytest.raises(
-        UnknownAgentError, match="unknown agent 'lookahead' for fortythieves \\(it plays tripeaks only\\); known: "
+        UnknownAgentError, match="unknown agent 'peaks_even' for fortythieves \\(it plays tripeaks only\\); known: "
     ):
-        make_agent("lookahead", "fortythieves")
+        make_agent("peaks_even", "fortythieves")
     with pytest.raises(ValueError, match="game: want 'tripeaks' or 'fortythieves', got 'tp'"):
         make_agent("random", "tp")  # type: ignore[arg-type]
     assert set(agent_names()) == set(agent_names("tripeaks")) | set(agent_names("fortythieves"))
