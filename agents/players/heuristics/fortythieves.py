@@ -33,6 +33,9 @@ the episode.
   founded cards, empty columns, cards on their natural parents, and a penalty for every card
   that lies on a card needed sooner, in the columns and in the waste ("avoid burying needed
   cards").  It draws when nothing raises the score.  See :class:`EvaluateAgent`.
+- ``lookahead``: ``evaluate``'s score over every position the moves before the next draw reach
+  (a breadth-first search of ``nodes`` positions, in numba): the first move towards the best,
+  else draw.  See :class:`LookaheadAgent`.
 """
 
 from __future__ import annotations
@@ -477,14 +480,15 @@ class EvaluateAgent(_FortyThievesAgent):
 class LookaheadAgent(EvaluateAgent):
     """``lookahead``: the first move towards the best position reachable before the next draw.
 
-    The solver's depth-first search without draws
-    (:func:`~solitaire_env.fortythieves.solver.turn_records`, at most ``nodes`` positions, the
-    first 4096 of them kept) finds the positions the moves of this turn reach; each is scored
-    by ``evaluate``'s position score (the same weights as options, in numba:
-    :mod:`agents.players.heuristics.fortythieves_kernels`), and the agent plays the first move
-    of the line to the best one.  It draws when none beats the position it is in by more than
-    ``margin``.  With the stock out the search plays a winning line when it finds one.  It never
-    draws to look, so the stock's order is never read; it searches again at every move.
+    Nothing new is seen before the next draw, so every position the moves of this turn reach is
+    known.  A breadth-first search over the solver's moves, the draw left out
+    (:func:`~agents.players.heuristics.fortythieves_kernels.turn_search`, numba), enters at most
+    ``nodes`` new positions, each once, and scores each by ``evaluate``'s position score (the
+    same weights, as the same options); the agent plays the first move of the line to the best
+    one (the first met among equals: the shorter line), and draws when none beats the position
+    it is in by more than ``margin``.  With the stock out the same search runs over the endgame.
+    It searches again at every move, never draws to look, and so never reads the stock's order.
+    :meth:`plan` is the turn it would play (the ``planner``'s optional extra candidate).
     """
 
     name = "lookahead"
