@@ -28,6 +28,7 @@ search's line is the plan.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +48,7 @@ __all__ = [
     "founds_safely",
     "hint_plan",
     "plan_turn",
+    "policy_plan",
     "public_rng",
     "sampled_stocks",
     "shorten_line",
@@ -136,21 +138,30 @@ def sampled_stocks(game: FortyThievesGame, rng: np.random.Generator, n: int) -> 
     return out
 
 
-def hint_plan(game: FortyThievesGame) -> tuple[int, ...]:
-    """The hint heuristic's moves from ``game`` until it would draw, has no move, repeats a
-    position or has made :data:`MAX_HINT_PLAN` moves (the draw not included)."""
+def policy_plan(
+    game: FortyThievesGame, choose: Callable[[FortyThievesGame], int | None], most: int = MAX_HINT_PLAN
+) -> tuple[int, ...]:
+    """The moves ``choose`` (a move for a position, ``None`` or the draw to stop) makes from
+    ``game`` until it would draw, has no move, repeats a position or has made ``most`` moves
+    (the draw not included; ``game`` is not changed)."""
     work = game.copy()
     seen = {work.position_hash}
     moves: list[int] = []
-    move = fortythieves_advice(fortythieves_knowledge(work))
-    while move is not None and move != DRAW and len(moves) < MAX_HINT_PLAN:
+    move = choose(work)
+    while move is not None and move != DRAW and len(moves) < most:
         work.play(move)
         if work.position_hash in seen:
             break
         seen.add(work.position_hash)
         moves.append(move)
-        move = fortythieves_advice(fortythieves_knowledge(work))
+        move = choose(work)
     return tuple(moves)
+
+
+def hint_plan(game: FortyThievesGame) -> tuple[int, ...]:
+    """The hint heuristic's moves from ``game`` until it would draw, has no move, repeats a
+    position or has made :data:`MAX_HINT_PLAN` moves (the draw not included)."""
+    return policy_plan(game, lambda work: fortythieves_advice(fortythieves_knowledge(work)))
 
 
 def _before_draw(line: tuple[int, ...] | list[int]) -> tuple[int, ...]:

@@ -518,23 +518,12 @@ class LookaheadAgent(EvaluateAgent):
         )  # fmt: skip
         return int(first) if first >= 0 else None
 
-    def plan(self, game: FortyThievesGame, most: int = 60) -> tuple[int, ...]:
-        """The agent's moves from ``game``'s position until it would draw, would go back to a
-        position of the plan or has made ``most`` moves (the draw not included; ``game`` is not
-        changed): the turn it would play."""
-        work = game.copy()
-        seen = {work.position_hash}
-        moves: list[int] = []
-        while len(moves) < most:
-            move = self.first_move(work)
-            if move is None:
-                break
-            work.play(move)
-            if work.position_hash in seen:
-                break
-            seen.add(work.position_hash)
-            moves.append(move)
-        return tuple(moves)
+    def plan(self, game: FortyThievesGame) -> tuple[int, ...]:
+        """The agent's moves from ``game``'s position until it would draw (the turn it would
+        play; :func:`~solitaire_env.fortythieves.planning.policy_plan`, ``game`` not changed)."""
+        from solitaire_env.fortythieves.planning import policy_plan
+
+        return policy_plan(game, self.first_move)
 
     def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
         first = self.first_move(pos)

@@ -19,11 +19,11 @@ import numpy as np
 from numba import njit
 
 from solitaire_env.fortythieves import search_kernels as K
-from solitaire_env.fortythieves.rules import DRAW, NUM_COLUMNS, PARENT, SUIT_FOUNDATIONS
+from solitaire_env.fortythieves.kernels import builds_on
+from solitaire_env.fortythieves.rules import DRAW, NUM_COLUMNS, SUIT_FOUNDATIONS
 
 #: The order of :func:`position_value`'s weights (``EvaluateAgent``'s options of these names).
 WEIGHTS = ("founded", "empty", "run", "bury", "waste")
-PARENT_ARRAY = np.array(PARENT, dtype=np.int64)
 SUIT_FOUNDATIONS_ARRAY = np.array(SUIT_FOUNDATIONS, dtype=np.int64)
 
 
@@ -63,7 +63,7 @@ def position_value(cols, clen, waste, wlen, fnd, weights, need):
             m = need[below]
             if m < low:
                 low = m
-            if PARENT_ARRAY[card] == below:
+            if builds_on(card, below):
                 value += run
             else:
                 value -= weight / (1 + low)
