@@ -3,6 +3,7 @@
 Each step is a subcommand; every figure is on validation deals (seed 1), never the test deals:
 
     python benchmarks/ft_imitation_pilots.py collect --games 600 --seed 11 --out /tmp/ft/teacher.npz [--tolerance 2]
+        [--teacher lookahead --teacher-options nodes=30000]
     python benchmarks/ft_imitation_pilots.py fit --data /tmp/ft/teacher.npz --epochs 6 --out /tmp/ft/bc [--good]
     python benchmarks/ft_imitation_pilots.py dagger --data /tmp/ft/teacher.npz --model /tmp/ft/bc.zip \
         --games 300 --out /tmp/ft/dag
@@ -77,6 +78,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--good", action="store_true")
     parser.add_argument("--minutes", type=float, default=14.0)
+    parser.add_argument("--teacher", default="planner", help="collect: planner or lookahead")
+    parser.add_argument("--teacher-options", default="", help="collect: the teacher's options, as 'nodes=30000,...'")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -88,7 +91,11 @@ def main() -> None:
 
     start = time.time()
     if args.step == "collect":
-        settings = ImitationSettings(games=args.games, minutes=600, tolerance=args.tolerance)
+        options = {k: int(v) for k, v in (o.split("=") for o in args.teacher_options.split(",") if o)}
+        settings = ImitationSettings(
+            teacher=args.teacher, games=args.games, minutes=600, tolerance=args.tolerance,
+            **({"teacher_options": options} if options else {}),
+        )  # fmt: skip
         data = collect_games(training_codes(args.seed, "N", _held()), settings, KW, 0.995, args.seed)
         print(data.games, "games", len(data), "positions; won", data.won, "founded", data.founded / data.games)
         np.savez(args.out, **{k: getattr(data, k) for k in FIELDS})

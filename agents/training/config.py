@@ -477,29 +477,32 @@ def _pretrain(
 
 def _imitation(problems: Problems, value: Any, game: GameName, ppo: Any, fits: bool) -> dict[str, Any] | None:
     """The ``imitation`` block (:mod:`agents.training.imitation`): absent or null for none."""
-    from agents.training.imitation import IMITATION_KEYS
+    from agents.training.imitation import IMITATION_KEYS, TEACHERS
 
     if not _warm_start_block(problems, value, "imitation", IMITATION_KEYS):
         return None
     features = ppo.get("features") if isinstance(ppo, Mapping) else None
     if fits and (game != "fortythieves" or features != "moves"):
-        problems.add("imitation: is for Forty Thieves with ppo.features moves (the teacher is the planner)")
+        problems.add("imitation: is for Forty Thieves with ppo.features moves (the teacher is a Forty Thieves agent)")
     out = {k: (_number(v) if k != "teacher_options" else v) for k, v in value.items() if k in IMITATION_KEYS}
-    if out.get("teacher", "planner") != "planner":
-        problems.add(f"imitation.teacher: want planner, got {out['teacher']!r}")
+    teacher = out.get("teacher", "planner")
+    if teacher not in TEACHERS:
+        problems.add(f"imitation.teacher: want one of {', '.join(TEACHERS)}, got {teacher!r}")
+        teacher = None
     options = out.get("teacher_options")
     if options is not None and not (
         isinstance(options, Mapping)
         and all(isinstance(v, int | float) and not isinstance(v, bool) for v in options.values())
     ):
-        problems.add(f"imitation.teacher_options: want a mapping of the planner's numeric options, got {options!r}")
+        problems.add(f"imitation.teacher_options: want a mapping of the teacher's numeric options, got {options!r}")
     elif options is not None:
-        from agents.players.planner import PlannerAgent
+        if teacher is not None:
+            from agents.registry import make_agent
 
-        try:
-            PlannerAgent("fortythieves", **options)
-        except (TypeError, ValueError) as error:
-            problems.add(f"imitation.teacher_options: {error}")
+            try:
+                make_agent(teacher, "fortythieves", **options)
+            except (TypeError, ValueError) as error:
+                problems.add(f"imitation.teacher_options: {error}")
         out["teacher_options"] = dict(options)
     _block_numbers(
         problems,

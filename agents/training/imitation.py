@@ -38,6 +38,7 @@ from agents.training.move_features import MOVE_FEATURES, OBS_SIZE, POSITION_FEAT
 
 __all__ = [
     "IMITATION_KEYS",
+    "TEACHERS",
     "ImitationSettings",
     "TeacherGames",
     "collect_games",
@@ -46,6 +47,9 @@ __all__ = [
     "training_codes",
 ]
 
+#: The agents a config may name as ``imitation.teacher``: the fair search agent and the best
+#: heuristic (whose turn search the move features also read, at fewer positions).
+TEACHERS = ("planner", "lookahead")
 #: The keys of a training config's ``imitation`` block.
 IMITATION_KEYS = (
     "teacher",
@@ -63,20 +67,16 @@ IMITATION_KEYS = (
 _ROWS = 210 * MOVE_FEATURES
 
 
+#: The cheap planner the warm start's teacher is by default (its options).
+_PLANNER_OPTIONS = {"samples": 4, "root_nodes": 5000, "eval_nodes": 5000, "endgame_nodes": 200_000, "endgame_searches": 2}
+
+
 @dataclass(frozen=True)
 class ImitationSettings:
     """The ``imitation`` block of a training config (see the module docstring)."""
 
     teacher: str = "planner"
-    teacher_options: Mapping[str, Any] = field(
-        default_factory=lambda: {
-            "samples": 4,
-            "root_nodes": 5000,
-            "eval_nodes": 5000,
-            "endgame_nodes": 200_000,
-            "endgame_searches": 2,
-        }
-    )
+    teacher_options: Mapping[str, Any] = field(default_factory=lambda: dict(_PLANNER_OPTIONS))
     games: int = 1000
     minutes: float = 40.0
     workers: int = 2
@@ -86,6 +86,10 @@ class ImitationSettings:
     batch_size: int = 512
     learning_rate: float = 1e-3
     final_learning_rate: float = 1e-4
+
+    def __post_init__(self) -> None:
+        if self.teacher != "planner" and self.teacher_options == _PLANNER_OPTIONS:
+            object.__setattr__(self, "teacher_options", {})  # the planner's defaults are not another teacher's
 
 
 @dataclass

@@ -24,6 +24,10 @@ takes it back; the draw is never played, since its card is unseen):
       foundation moves open now: the number it ranks moves by)
 17-20 the moved card's rank / 13; the cards left in its pile (/ 16, the waste's / 64); in the
       destination column (/ 16; a foundation's height / 13); the legal moves after it / 30
+21-23 the ``lookahead`` agent's move (:class:`~agents.players.heuristics.fortythieves.LookaheadAgent`,
+      :data:`LOOKAHEAD_NODES` positions a move; the draw when it would draw); whether its turn
+      search tried the move; and the best ``evaluate`` score the search's lines that start with
+      the move reach, less the position's own score, / 10 (0 when not tried)
 ====  ==========================================================================================
 
 The position's numbers (:data:`POSITION_FEATURES`): cards founded / 104, stock left / 64, empty
@@ -43,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import PublicState
-from agents.players.heuristics.fortythieves import EvaluateAgent, dig_lines
+from agents.players.heuristics.fortythieves import EvaluateAgent, LookaheadAgent, dig_lines
 from solitaire_env.common.cards import rank_of
 from solitaire_env.fortythieves.planning import founds_safely
 from solitaire_env.fortythieves.rules import (
@@ -57,10 +61,12 @@ from solitaire_env.fortythieves.rules import (
 )
 from solitaire_env.hints import FortyThievesKnowledge, fortythieves_advice
 
-__all__ = ["MOVE_FEATURES", "OBS_SIZE", "POSITION_FEATURES", "MoveFeatures", "takes_move_features"]
+__all__ = ["LOOKAHEAD_NODES", "MOVE_FEATURES", "OBS_SIZE", "POSITION_FEATURES", "MoveFeatures", "takes_move_features"]
 
 #: Numbers per action row (see the module docstring).
-MOVE_FEATURES = 21
+MOVE_FEATURES = 24
+#: The positions the ``lookahead`` agent's turn search enters a move, for rows 21-23.
+LOOKAHEAD_NODES = 4000
 #: Numbers about the position, after the 210 rows.
 POSITION_FEATURES = 8
 #: The observation's length: 210 rows and the position's numbers.
@@ -81,9 +87,11 @@ class MoveFeatures:
 
     def __init__(self) -> None:
         self._evaluate = EvaluateAgent("fortythieves")
+        self._lookahead = LookaheadAgent("fortythieves", nodes=LOOKAHEAD_NODES)
 
     def reset(self) -> None:
         self._evaluate.reset()
+        self._lookahead.reset()
 
     def __call__(self, state: PublicState) -> np.ndarray:
         out = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -95,6 +103,10 @@ class MoveFeatures:
             return out
         ev = self._evaluate
         choice = ev.act(state)  # its move; this keeps its copy of the position in step
+        la = self._lookahead
+        ahead = la.act(state)
+        assert la.last_search is not None
+        _, root, through = la.last_search
         pos = ev.position(state)
         hint = fortythieves_advice(k)
         digs = {line[0] for line in dig_lines(pos, ev.dig) if len(line) > 1}
@@ -106,6 +118,10 @@ class MoveFeatures:
             row[0] = 1.0
             row[7] = action == choice
             row[8] = action == hint
+            row[21] = action == ahead
+            if through[action] > -np.inf:
+                row[22] = 1.0
+                row[23] = (through[action] - root) / 10.0
             if action == DRAW:
                 row[1] = 1.0
                 continue

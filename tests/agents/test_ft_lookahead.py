@@ -31,6 +31,7 @@ from solitaire_env.fortythieves.solver import load_position
 from solitaire_env.solvability import draw_codes, make_game
 
 WEIGHTS = np.array([10.0, 3.0, 0.5, 1.0, 1.0])
+VALUES = np.zeros(210)  # turn_search's per-move best scores
 
 
 def _arrays(game: FortyThievesGame) -> K.SearchArrays:
@@ -79,12 +80,15 @@ def test_position_value_is_the_evaluate_score() -> None:
     assert len(values) > 500  # the positions differ, and so do their scores
 
 
-def _python_turn_search(game: FortyThievesGame, nodes: int, margin: float = 0.0) -> int:
-    """The breadth-first search of ``turn_search`` in Python (see the module docstring)."""
+def _python_turn_search(game: FortyThievesGame, nodes: int, margin: float = 0.0) -> tuple[int, float, dict[int, float]]:
+    """The breadth-first search of ``turn_search`` in Python (see the module docstring): the
+    first move, the root's score, and the best score reached through each first move."""
     score = EvaluateAgent("fortythieves").score
     seen = {_canonical_key(game)}
     queue: deque[tuple[FortyThievesGame, int]] = deque([(game, -1)])
-    best, top, count = -1, score(game) + margin, 1
+    root = score(game)
+    best, top, count = -1, root + margin, 1
+    through: dict[int, float] = {}
     while queue and count <= nodes:
         node, first = queue.popleft()
         for a in ordered_moves(node, -1):
@@ -98,13 +102,14 @@ def _python_turn_search(game: FortyThievesGame, nodes: int, margin: float = 0.0)
             seen.add(key)
             move = a if first < 0 else first
             value = score(child)
+            through[move] = max(through.get(move, -np.inf), value)
             if value > top:
                 best, top = move, value
             queue.append((child, move))
             count += 1
             if count > nodes:
                 break
-    return best
+    return best, root, through
 
 
 @pytest.mark.parametrize("nodes", [1, 30, 250])
@@ -114,8 +119,16 @@ def test_turn_search_is_the_python_breadth_first_search(nodes: int) -> None:
     for game, _ in positions:
         sa = _arrays(game)
         before = _position(sa)
-        got = turn_search(*sa.args()[:10], sa.scratch, game.rules.foundation_return, nodes, WEIGHTS, 0.0)
-        assert got == _python_turn_search(game, nodes), (nodes, game.columns)
+        got, root = turn_search(*sa.args()[:10], sa.scratch, game.rules.foundation_return, nodes, WEIGHTS, 0.0, VALUES)
+        want, want_root, through = _python_turn_search(game, nodes)
+        assert got == want, (nodes, game.columns)
+        assert root == pytest.approx(want_root, abs=1e-9)
+        tried = {a for a in range(210) if VALUES[a] > -np.inf}
+        assert tried == set(through)
+        for a in tried:
+            assert VALUES[a] == pytest.approx(through[a], abs=1e-9)
+        if got >= 0:  # the first move's line holds the best position
+            assert VALUES[got] == max(VALUES)
         after = _position(sa)  # the arrays hold the root again
         assert all(np.array_equal(x, y) for x, y in zip(before, after))
         moved += got >= 0
@@ -129,7 +142,7 @@ def test_a_larger_margin_draws_more_often() -> None:
         count = 0
         for game, _ in positions:
             sa = _arrays(game)
-            count += turn_search(*sa.args()[:10], sa.scratch, game.rules.foundation_return, 200, WEIGHTS, margin) < 0
+            count += turn_search(*sa.args()[:10], sa.scratch, game.rules.foundation_return, 200, WEIGHTS, margin, VALUES)[0] < 0
         draws.append(count)
     assert draws[0] < draws[1] == len(positions)
 
@@ -144,7 +157,7 @@ def test_the_agent_plays_the_searchs_first_move_and_never_reads_the_stock() -> N
         # the stock's order does not enter: the search from the true position (its real stock)
         # gives the same first move, unless the agent had to avoid a repeated position
         sa = _arrays(game)
-        first = turn_search(*sa.args()[:10], sa.scratch, game.rules.foundation_return, 300, WEIGHTS, 0.0)
+        first = turn_search(*sa.args()[:10], sa.scratch, game.rules.foundation_return, 300, WEIGHTS, 0.0, VALUES)[0]
         if action != DRAW and first >= 0:
             assert action == first
 

@@ -870,9 +870,11 @@ def test_move_policy_imitates_the_planner_trains_and_plays_in_the_harness(tmp_pa
     ("change", "message"),
     [
         ({"imitation": {"games": 0}}, "imitation.games: want a whole number >= 1"),
-        ({"imitation": {"teacher": "oracle"}}, "imitation.teacher: want planner"),
+        ({"imitation": {"teacher": "oracle"}}, "imitation.teacher: want one of planner, lookahead"),
         ({"imitation": {"teacher_options": {"samples": 0}}}, "imitation.teacher_options: samples"),
         ({"imitation": {"teacher_options": {"x": 1}}}, "imitation.teacher_options"),
+        ({"imitation": {"teacher": "lookahead", "teacher_options": {"nodes": 0}}}, "imitation.teacher_options: nodes"),
+        ({"imitation": {"teacher": "lookahead", "teacher_options": {"samples": 4}}}, "imitation.teacher_options"),
         ({"imitation": {"epsilon": 2}}, "imitation.epsilon"),
         ({"imitation": {"speed": 1}}, "unknown key 'speed'"),
         ({"imitation": {}, "ppo": {"features": "none"}}, "ppo.features moves"),
@@ -884,3 +886,15 @@ def test_bad_imitation_blocks(tmp_path: Path, change: dict[str, object], message
     data.update(change)
     with pytest.raises(ConfigError, match=message):
         TrainConfig.from_mapping(data)
+
+
+def test_the_lookahead_can_be_the_teacher(tmp_path: Path) -> None:
+    from agents.training.imitation import ImitationSettings
+
+    data = _moves_config(tmp_path)
+    data["imitation"] = {"teacher": "lookahead", "teacher_options": {"nodes": 30000}}
+    config = TrainConfig.from_mapping(data)
+    assert config.imitation is not None
+    assert ImitationSettings(**dict(config.imitation)).teacher_options == {"nodes": 30000}
+    # without options, the lookahead's own defaults (not the planner's)
+    assert ImitationSettings(teacher="lookahead").teacher_options == {}

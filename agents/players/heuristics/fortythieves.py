@@ -54,6 +54,7 @@ from solitaire_env.fortythieves.rules import (
     DRAW,
     FIRST_FOUNDATION_SRC,
     FOUNDATION,
+    NUM_ACTIONS,
     NUM_COLUMNS,
     NUM_DESTS,
     NUM_FOUNDATIONS,
@@ -499,11 +500,20 @@ class LookaheadAgent(EvaluateAgent):
             raise ValueError(f"nodes must be a whole number >= 1, got {nodes!r}")
         self.nodes = nodes
         self._arrays: Any = None  # the search arrays, made on first use
+        self._values = np.zeros(NUM_ACTIONS, np.float64)
+        #: :meth:`search` of the position of the last :meth:`act` call
+        self.last_search: tuple[int | None, float, np.ndarray] | None = None
         self._weights = np.array([self.w_founded, self.w_empty, self.w_run, self.w_bury, self.w_waste], np.float64)
 
     def first_move(self, pos: FortyThievesGame) -> int | None:
         """The first move of the line to the best position before the next draw, ``None`` when
         none beats ``pos``'s own score by more than ``margin`` (the agent then draws)."""
+        return self.search(pos)[0]
+
+    def search(self, pos: FortyThievesGame) -> tuple[int | None, float, np.ndarray]:
+        """The turn search from ``pos``: :meth:`first_move`, ``pos``'s own score, and for each
+        action the best score the lines starting with it reach (``-inf`` for the draw and the
+        moves the search did not try; the array is reused by the next call)."""
         from agents.players.heuristics.fortythieves_kernels import turn_search  # numba: loaded on first use
         from solitaire_env.fortythieves import search_kernels
         from solitaire_env.fortythieves.solver import load_position
@@ -513,10 +523,11 @@ class LookaheadAgent(EvaluateAgent):
             sa = self._arrays = search_kernels.SearchArrays(4)
         load_position(sa, pos)
         search_kernels.derive(sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.fnd, sa.ch, sa.wh, sa.sc)
-        first = turn_search(  # type: ignore[call-arg]
-            *sa.args()[:10], sa.scratch, pos.rules.foundation_return, self.nodes, self._weights, self.margin
+        first, root = turn_search(  # type: ignore[call-arg]
+            *sa.args()[:10], sa.scratch, pos.rules.foundation_return, self.nodes, self._weights, self.margin,
+            self._values,
         )  # fmt: skip
-        return int(first) if first >= 0 else None
+        return (int(first) if first >= 0 else None), float(root), self._values
 
     def plan(self, game: FortyThievesGame) -> tuple[int, ...]:
         """The agent's moves from ``game``'s position until it would draw (the turn it would
@@ -526,7 +537,8 @@ class LookaheadAgent(EvaluateAgent):
         return policy_plan(game, self.first_move)
 
     def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
-        first = self.first_move(pos)
+        self.last_search = self.search(pos)
+        first = self.last_search[0]
         return [first, DRAW] if first is not None else [DRAW]
 
 

@@ -73,10 +73,15 @@ def position_value(cols, clen, waste, wlen, fnd, weights, need):
 
 @njit(cache=True)
 def turn_search(
-    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, scratch, foundation_return, max_nodes, weights, margin
+    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, scratch, foundation_return, max_nodes, weights, margin,
+    values,
 ):  # fmt: skip
     """The first move of the line to the best position reachable before the next draw, -1 for
-    none better than the position itself by more than ``margin``.
+    none better than the position itself by more than ``margin``; and the position's own score.
+
+    ``values`` (one entry per action) gets, for each move the search tried from the root, the
+    best score of the positions entered by lines that start with it; ``-inf`` for the others
+    (the draw, and the moves the solver's prunings leave out).
 
     A breadth-first search over the search's moves (:func:`~solitaire_env.fortythieves.search_kernels.ordered_moves`:
     the solver's prunings, the draw left out) enters at most ``max_nodes`` new positions, each
@@ -96,13 +101,16 @@ def turn_search(
     move = np.zeros(max_nodes + 1, np.int64)
     line = np.zeros(max_nodes + 1, np.int64)
     fidx = np.zeros(max_nodes + 1, np.int64)
+    origin = np.zeros(max_nodes + 1, np.int64)
     out = np.zeros(K.MAX_MOVES, np.int16)
+    values[:] = -np.inf
     need = np.zeros(52, np.int64)
     k1, k2 = K.position_keys(clen, ch, wh, sc)
     K.add_key(seen1, seen2, used, mask, k1, k2)
     parent[0] = -1
     best = 0
-    top = position_value(cols, clen, waste, sc[K.S_WLEN], fnd, weights, need) + margin
+    root = position_value(cols, clen, waste, sc[K.S_WLEN], fnd, weights, need)
+    top = root + margin
     count = 1
     head = 0
     while head < count and count <= max_nodes:
@@ -127,6 +135,9 @@ def turn_search(
             K.undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
             parent[count] = head
             move[count] = a
+            origin[count] = a if head == 0 else origin[head]
+            if value > values[origin[count]]:
+                values[origin[count]] = value
             if value > top:
                 top = value
                 best = count
@@ -140,4 +151,4 @@ def turn_search(
     while best > 0:
         first = move[best]
         best = parent[best]
-    return first
+    return first, root
