@@ -68,7 +68,13 @@ _ROWS = 210 * MOVE_FEATURES
 
 
 #: The cheap planner the warm start's teacher is by default (its options).
-_PLANNER_OPTIONS = {"samples": 4, "root_nodes": 5000, "eval_nodes": 5000, "endgame_nodes": 200_000, "endgame_searches": 2}
+_PLANNER_OPTIONS = {
+    "samples": 4,
+    "root_nodes": 5000,
+    "eval_nodes": 5000,
+    "endgame_nodes": 200_000,
+    "endgame_searches": 2,
+}
 
 
 @dataclass(frozen=True)

@@ -142,7 +142,8 @@ def test_a_larger_margin_draws_more_often() -> None:
         count = 0
         for game, _ in positions:
             sa = _arrays(game)
-            count += turn_search(*sa.args()[:10], sa.scratch, game.rules.foundation_return, 200, WEIGHTS, margin, VALUES)[0] < 0
+            args = (*sa.args()[:10], sa.scratch, game.rules.foundation_return, 200, WEIGHTS, margin, VALUES)
+            count += turn_search(*args)[0] < 0
         draws.append(count)
     assert draws[0] < draws[1] == len(positions)
 

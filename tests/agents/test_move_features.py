@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from agents.base import public_state
-from agents.players.heuristics.fortythieves import EvaluateAgent
-from agents.training.move_features import MOVE_FEATURES, OBS_SIZE, POSITION_FEATURES, MoveFeatures
+from agents.players.heuristics.fortythieves import EvaluateAgent, LookaheadAgent
+from agents.training.move_features import LOOKAHEAD_NODES, MOVE_FEATURES, OBS_SIZE, POSITION_FEATURES, MoveFeatures
 from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, NUM_ACTIONS, NUM_DESTS
 from solitaire_env.hints import fortythieves_advice
 from tests.conftest import ft_random_positions
@@ -40,6 +40,17 @@ def test_rows_say_what_each_legal_move_does(positions: list[Any]) -> None:
         assert list(np.flatnonzero(table[:, 7])) == [choice]
         hint = fortythieves_advice(state.knowledge)
         assert list(np.flatnonzero(table[:, 8])) == ([] if hint is None else [hint])
+        lookahead = LookaheadAgent("fortythieves", nodes=LOOKAHEAD_NODES)
+        assert list(np.flatnonzero(table[:, 21])) == [lookahead.act(state)]
+        assert lookahead.last_search is not None
+        _, root, through = lookahead.last_search
+        tried = [a for a in state.legal if through[a] > -np.inf]
+        assert list(np.flatnonzero(table[:, 22])) == sorted(tried)
+        for a in tried:  # the best score through the move, less the position's own, / 10
+            assert table[a, 23] == pytest.approx((through[a] - root) / 10, abs=1e-5)
+        assert DRAW not in tried  # the search never draws
+        if len(state.legal) > 1:
+            assert tried  # it tries the moves of the turn
         for a in state.legal:
             row = table[a]
             assert row[1] == (a == DRAW)
