@@ -78,6 +78,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--good", action="store_true")
     parser.add_argument("--minutes", type=float, default=14.0)
+    parser.add_argument("--lr", type=float, default=1e-4, help="ppo: the learning rate")
+    parser.add_argument("--ent", type=float, default=0.003, help="ppo: the entropy coefficient")
     parser.add_argument("--teacher", default="planner", help="collect: planner or lookahead")
     parser.add_argument("--teacher-options", default="", help="collect: the teacher's options, as 'nodes=30000,...'")
     parser.add_argument("--out", required=True)
@@ -123,8 +125,8 @@ def main() -> None:
 
         env = VecMonitor(move_vec_env(32, KW, exclude=_held(), seed=5))
         model = MaskablePPO.load(
-            args.model, env=env, device="cpu", learning_rate=1e-4, n_steps=64, batch_size=512, n_epochs=4,
-            ent_coef=0.003, gamma=0.995,
+            args.model, env=env, device="cpu", learning_rate=args.lr, n_steps=64, batch_size=512, n_epochs=4,
+            ent_coef=args.ent, gamma=0.995,
         )  # fmt: skip
         check = _check(model, args.deals)
         print("start", check(), flush=True)

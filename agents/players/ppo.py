@@ -240,6 +240,12 @@ class PpoAgent(Agent):
             if not isinstance(want, spaces.Box) or len(want.shape) != 1:
                 raise ValueError(f"advice needs flat observations, but env kwargs {kwargs} give {want}")
             want = spaces.Box(0.0, 1.0, (want.shape[0] + ADVICE_SIZE,), np.float32)
+        old_rows = 210 * 21 + 8  # the move features before rows 21-23 (the lookahead's) came in
+        if game == "fortythieves" and getattr(self.model.observation_space, "shape", None) == (old_rows,):
+            raise ValueError(
+                f"the ppo model {path} was trained on the older move features (21 numbers a move); "
+                "this version's have 24 (agents/training/move_features.py): train it again"
+            )
         if not _same_space(want, self.model.observation_space):
             raise ValueError(
                 f"the ppo model {path} takes observations {self.model.observation_space}, but env kwargs "
