@@ -1,13 +1,14 @@
-"""A warm start for Forty Thieves policies: fit the move-feature policy to the planner's moves.
+"""A warm start for Forty Thieves policies: fit the move-feature policy to a teacher's moves.
 
-The fair search agent of Forty Thieves, ``planner`` (:mod:`agents.players.planner`), plans the
-moves up to each draw on sampled stock orders; it founds about 50 cards a game against the
-``evaluate`` heuristic's 33, at some seconds a game. A policy without search can learn what it
+The teacher (:data:`TEACHERS`) is the fair search agent of Forty Thieves, ``planner``
+(:mod:`agents.players.planner`: it plans the moves up to each draw on sampled stock orders, at
+some seconds a game), or the ``lookahead`` heuristic (a turn search at every move; the move
+features read the same search at fewer positions). A policy without search can learn what it
 does: this stage plays the teacher's games and fits the policy to them, before PPO.
 
 1. **Collect.** ``games`` games of the training stream (random deals, the held-out codes
-   excluded), each played by the teacher (``teacher_options``: a cheaper planner than the
-   agent's defaults), in ``workers`` processes. With probability ``epsilon`` a move is a
+   excluded), each played by the teacher (``teacher_options``: by default a cheaper planner
+   than the agent's defaults), in ``workers`` processes. With probability ``epsilon`` a move is a
    uniformly random legal move instead of the teacher's, so that the positions are not only
    the teacher's own; the label is always the teacher's move. Every position with more than one
    legal move is kept: its move features (:mod:`agents.training.move_features`, the legal rows
