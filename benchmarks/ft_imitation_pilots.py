@@ -82,6 +82,7 @@ def main() -> None:
     parser.add_argument("--ent", type=float, default=0.003, help="ppo: the entropy coefficient")
     parser.add_argument("--teacher", default="planner", help="collect: planner or lookahead")
     parser.add_argument("--teacher-options", default="", help="collect: the teacher's options, as 'nodes=30000,...'")
+    parser.add_argument("--bonus", type=float, default=0.0, help="fit, ppo: the policy's lookahead bonus")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -89,7 +90,7 @@ def main() -> None:
 
     from agents.training.imitation import ImitationSettings, collect_games, fit_policy, training_codes
     from agents.training.move_envs import move_vec_env
-    from agents.training.move_policy import MovePolicy, move_policy_kwargs
+    from agents.training.move_policy import MovePolicy, move_policy_kwargs, set_lookahead_bonus
 
     start = time.time()
     if args.step == "collect":
@@ -107,7 +108,8 @@ def main() -> None:
         model = MaskablePPO(
             MovePolicy, env, policy_kwargs=move_policy_kwargs([128, 128]), seed=0, device="cpu", gamma=0.995
         )
-        fit_policy(model.policy, data, ImitationSettings(epochs=args.epochs), 0, check=_check(model, args.deals))
+        settings = ImitationSettings(epochs=args.epochs, lookahead_bonus=args.bonus)
+        fit_policy(model.policy, data, settings, 0, check=_check(model, args.deals))
         model.save(args.out)
     elif args.step == "dagger":
         data = _load(args.data, args.good)
@@ -128,6 +130,8 @@ def main() -> None:
             args.model, env=env, device="cpu", learning_rate=args.lr, n_steps=64, batch_size=512, n_epochs=4,
             ent_coef=args.ent, gamma=0.995,
         )  # fmt: skip
+        if args.bonus:
+            set_lookahead_bonus(model.policy, args.bonus)
         check = _check(model, args.deals)
         print("start", check(), flush=True)
         while time.time() - start < args.minutes * 60:

@@ -514,6 +514,11 @@ def _imitation(problems: Problems, value: Any, game: GameName, ppo: Any, fits: b
     eps = out.get("epsilon")
     if eps is not None and (isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 <= eps <= 1):
         problems.add(f"imitation.epsilon: want a number from 0 to 1, got {eps!r}")
+    bonus = out.get("lookahead_bonus")
+    if bonus is not None and (
+        isinstance(bonus, bool) or not isinstance(bonus, int | float) or not 0 <= bonus < math.inf
+    ):
+        problems.add(f"imitation.lookahead_bonus: want a number >= 0, got {bonus!r}")
     return out
 
 

@@ -20,6 +20,10 @@ does: this stage plays the teacher's games and fits the policy to them, before P
    ``learning_rate`` to ``final_learning_rate``.
 3. **Check** after every epoch (when the run gives a validation): the weights of the best check
    (mean validation return) are the ones the warm start ends with.
+4. **Lookahead bonus.** The fit runs without it; the checks and the policy it hands to PPO add
+   ``lookahead_bonus`` to the score of the ``lookahead`` agent's move
+   (:func:`~agents.training.move_policy.set_lookahead_bonus`; 0: none), so that the student
+   leaves the lookahead's move only where it is sure of the teacher's other move.
 
 ``minutes`` bounds the collection's wall time (a guard: the budget is ``games``).
 """
@@ -64,6 +68,7 @@ IMITATION_KEYS = (
     "batch_size",
     "learning_rate",
     "final_learning_rate",
+    "lookahead_bonus",
 )
 _ROWS = 210 * MOVE_FEATURES
 
@@ -93,6 +98,7 @@ class ImitationSettings:
     batch_size: int = 512
     learning_rate: float = 1e-3
     final_learning_rate: float = 1e-4
+    lookahead_bonus: float = 0.0
 
     def __post_init__(self) -> None:
         if self.teacher != "planner" and self.teacher_options == _PLANNER_OPTIONS:
@@ -382,6 +388,8 @@ def fit_policy(
     (module docstring); returns the epochs' losses and checks."""
     import torch
 
+    from agents.training.move_policy import set_lookahead_bonus
+
     stopped = stop if stop is not None else (lambda: False)
     optimizer = torch.optim.Adam(policy.parameters(), lr=settings.learning_rate)
     gen = np.random.default_rng(seed)
@@ -394,6 +402,7 @@ def fit_policy(
     for epoch in range(settings.epochs):
         if stopped() or n == 0:
             break
+        set_lookahead_bonus(policy, 0.0)  # the fit is to the teacher's moves as they are
         policy.set_training_mode(True)
         order = gen.permutation(n)
         total = agree = 0.0
@@ -430,6 +439,7 @@ def fit_policy(
             "value_loss": round(value_total / n, 2),
             "agreement": round(agree / n, 4),
         }
+        set_lookahead_bonus(policy, settings.lookahead_bonus)
         if check is not None and not stopped():
             row.update(check())
             if row["mean_reward"] > best[0]:
@@ -439,6 +449,7 @@ def fit_policy(
     if best[1] is not None and not stopped():
         policy.load_state_dict(best[1])
         say(f"imitation: kept the weights of epoch {best[2]} (the best validation)")
+    set_lookahead_bonus(policy, settings.lookahead_bonus)
     return {"epochs": rows, "kept_epoch": best[2]}
 
 

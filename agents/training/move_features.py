@@ -61,12 +61,22 @@ from solitaire_env.fortythieves.rules import (
 )
 from solitaire_env.hints import FortyThievesKnowledge, fortythieves_advice
 
-__all__ = ["LOOKAHEAD_NODES", "MOVE_FEATURES", "OBS_SIZE", "POSITION_FEATURES", "MoveFeatures", "takes_move_features"]
+__all__ = [
+    "LOOKAHEAD_NODES",
+    "LOOKAHEAD_ROW",
+    "MOVE_FEATURES",
+    "OBS_SIZE",
+    "POSITION_FEATURES",
+    "MoveFeatures",
+    "takes_move_features",
+]
 
 #: Numbers per action row (see the module docstring).
 MOVE_FEATURES = 24
 #: The positions the ``lookahead`` agent's turn search enters a move, for rows 21-23.
 LOOKAHEAD_NODES = 4000
+#: The row number that is 1 for the ``lookahead`` agent's move (what a policy's lookahead bonus reads).
+LOOKAHEAD_ROW = 21
 #: Numbers about the position, after the 210 rows.
 POSITION_FEATURES = 8
 #: The observation's length: 210 rows and the position's numbers.
@@ -118,7 +128,7 @@ class MoveFeatures:
             row[0] = 1.0
             row[7] = action == choice
             row[8] = action == hint
-            row[21] = action == ahead
+            row[LOOKAHEAD_ROW] = action == ahead
             if through[action] > -np.inf:
                 row[22] = 1.0
                 row[23] = (through[action] - root) / 10.0

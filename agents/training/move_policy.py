@@ -8,6 +8,12 @@ The critic reads its own copy of these features (the scores of its own scorer, t
 numbers and the rows' mean and maximum over the legal moves) through its own layers, so that the
 value loss never moves the actor's scorer.
 
+The *lookahead bonus* (:func:`set_lookahead_bonus`, a buffer saved with the model, 0 unless set)
+is added to the score of the ``lookahead`` agent's move (the row whose
+:data:`~agents.training.move_features.LOOKAHEAD_ROW` is 1). A policy fitted to a stronger
+teacher's moves then leaves the lookahead's move only where it is sure: half of another plan is
+worse than either plan (docs/training.md, session 20).
+
 Use: ``MaskablePPO(MovePolicy, env)``, or in a training config ``ppo: {features: moves}``
 (:mod:`agents.training.train`), where ``net_arch`` is the scorer's layers and the critic's.
 """
@@ -21,11 +27,11 @@ from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from agents.training.move_features import MOVE_FEATURES, OBS_SIZE, POSITION_FEATURES
+from agents.training.move_features import LOOKAHEAD_ROW, MOVE_FEATURES, OBS_SIZE, POSITION_FEATURES
 from agents.training.score_policy import ScorePolicy
 from solitaire_env.fortythieves.rules import NUM_ACTIONS
 
-__all__ = ["MoveFeaturesExtractor", "MovePolicy", "move_policy_kwargs"]
+__all__ = ["MoveFeaturesExtractor", "MovePolicy", "lookahead_bonus", "move_policy_kwargs", "set_lookahead_bonus"]
 
 _ROWS = NUM_ACTIONS * MOVE_FEATURES
 
@@ -45,6 +51,12 @@ class MoveFeaturesExtractor(BaseFeaturesExtractor):
             width = int(n)
         self.head = nn.Linear(width, 1)
         self.scorer = nn.Sequential(*layers, self.head)
+        self.register_buffer("lookahead_bonus", torch.zeros(()))
+
+    def _load_from_state_dict(self, state_dict: Any, prefix: str, *args: Any, **kwargs: Any) -> None:
+        # a model saved before the bonus existed has none: 0, what it played with
+        state_dict.setdefault(prefix + "lookahead_bonus", torch.zeros(()))
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     def scores(self, observations: torch.Tensor) -> torch.Tensor:
         """(B, 210): each legal move's score, 0 for the others (only the legal rows are run)."""
@@ -52,7 +64,9 @@ class MoveFeaturesExtractor(BaseFeaturesExtractor):
         rows = observations[:, :_ROWS].reshape(batch, NUM_ACTIONS, MOVE_FEATURES)
         position = observations[:, _ROWS:]
         b, a = torch.nonzero(rows[:, :, 0] > 0.5, as_tuple=True)
-        got = self.scorer(torch.cat([rows[b, a], position[b]], dim=1)).squeeze(1)
+        chosen = rows[b, a]
+        got = self.scorer(torch.cat([chosen, position[b]], dim=1)).squeeze(1)
+        got = got + self.lookahead_bonus * chosen[:, LOOKAHEAD_ROW]
         out = torch.zeros(batch, NUM_ACTIONS, dtype=got.dtype)
         return out.index_put((b, a), got)
 
@@ -84,3 +98,21 @@ def move_policy_kwargs(net_arch: list[int] | None = None) -> dict[str, Any]:
     """``policy_kwargs`` for :class:`MovePolicy`: ``net_arch`` for the scorer and the critic."""
     arch = [128, 128] if net_arch is None else [int(n) for n in net_arch]
     return {"features_extractor_kwargs": {"scorer": arch}, "net_arch": arch}
+
+
+def set_lookahead_bonus(policy: nn.Module, bonus: float) -> None:
+    """Set the lookahead bonus of every :class:`MoveFeaturesExtractor` in ``policy`` (the actor's
+    and the critic's copy)."""
+    if not bonus >= 0 or bonus == float("inf"):
+        raise ValueError(f"the lookahead bonus: want a finite number >= 0, got {bonus!r}")
+    for module in policy.modules():
+        if isinstance(module, MoveFeaturesExtractor):
+            module.lookahead_bonus.fill_(float(bonus))
+
+
+def lookahead_bonus(policy: nn.Module) -> float:
+    """The lookahead bonus of ``policy``'s actor (0 for a policy without move features)."""
+    for module in policy.modules():
+        if isinstance(module, MoveFeaturesExtractor):
+            return float(module.lookahead_bonus)
+    return 0.0

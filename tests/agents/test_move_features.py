@@ -109,6 +109,38 @@ def test_scorer_scores_each_legal_row(positions: list[Any]) -> None:
         MoveFeaturesExtractor(spaces.Box(0, 1, (10,), np.float32))
 
 
+def test_the_lookahead_bonus_adds_to_the_lookahead_move_alone(positions: list[Any]) -> None:
+    torch = pytest.importorskip("torch")
+    from gymnasium import spaces
+
+    from agents.training.move_features import LOOKAHEAD_ROW
+    from agents.training.move_policy import MoveFeaturesExtractor, lookahead_bonus, set_lookahead_bonus
+
+    space = spaces.Box(-np.inf, np.inf, (OBS_SIZE,), np.float32)
+    extractor = MoveFeaturesExtractor(space, scorer=(16,))
+    obs = torch.as_tensor(np.stack([MoveFeatures()(public_state(g, a)) for g, a in positions[:8]]))
+    with torch.no_grad():
+        plain = extractor.scores(obs)
+        set_lookahead_bonus(extractor, 3.0)
+        bonus = extractor.scores(obs)
+    assert lookahead_bonus(extractor) == 3.0
+    table = obs[:, :_ROWS].reshape(8, NUM_ACTIONS, MOVE_FEATURES)
+    ahead = (table[:, :, LOOKAHEAD_ROW] > 0.5) & (table[:, :, 0] > 0.5)
+    assert int(ahead.sum()) >= 1
+    assert torch.allclose(bonus - plain, 3.0 * ahead.float(), atol=1e-5)
+    # the bonus is saved with the weights; weights saved before it existed load with none
+    again = MoveFeaturesExtractor(space, scorer=(16,))
+    again.load_state_dict(extractor.state_dict())
+    assert lookahead_bonus(again) == 3.0
+    old = {k: v for k, v in extractor.state_dict().items() if k != "lookahead_bonus"}
+    again.load_state_dict(old)
+    assert lookahead_bonus(again) == 0.0
+    for bad in (-1.0, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match="lookahead bonus"):
+            set_lookahead_bonus(extractor, bad)
+    assert lookahead_bonus(extractor) == 3.0
+
+
 def test_envs_deal_their_codes_and_never_a_held_out_one() -> None:
     from agents.training.move_envs import MoveFeaturesEnv, move_vec_env
     from solitaire_env.common.deals import draw_codes

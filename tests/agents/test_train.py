@@ -838,6 +838,7 @@ def test_move_policy_imitates_the_planner_trains_and_plays_in_the_harness(tmp_pa
     pipeline: the saved policy is a MovePolicy, the harness's ppo agent and the validation envs
     play the same games with it, and its choices do not move when the unseen stock is permuted."""
     data = _moves_config(tmp_path)
+    data["imitation"]["lookahead_bonus"] = 2.5  # type: ignore[index]
     result = train(TrainConfig.from_mapping(data), progress=False, log=lambda *a: None)
     pre = result.metrics["pretrain"]
     assert pre["games"] == 2 and pre["positions"] > 20 and len(pre["epochs"]) == 2
@@ -846,9 +847,11 @@ def test_move_policy_imitates_the_planner_trains_and_plays_in_the_harness(tmp_pa
     assert test["batch_check"]["mean_progress"] == pytest.approx(test["summary"][test["agent"]]["mean_founded"])
     from sb3_contrib import MaskablePPO
 
-    from agents.training.move_policy import MovePolicy
+    from agents.training.move_policy import MovePolicy, lookahead_bonus
 
-    assert isinstance(MaskablePPO.load(result.files["best_model"], device="cpu").policy, MovePolicy)
+    policy = MaskablePPO.load(result.files["best_model"], device="cpu").policy
+    assert isinstance(policy, MovePolicy)
+    assert lookahead_bonus(policy) == 2.5  # set after the fit, saved with the model
     from agents.base import public_state
     from agents.registry import make_agent
     from tests.conftest import ft_random_positions
@@ -876,6 +879,8 @@ def test_move_policy_imitates_the_planner_trains_and_plays_in_the_harness(tmp_pa
         ({"imitation": {"teacher": "lookahead", "teacher_options": {"nodes": 0}}}, "imitation.teacher_options: nodes"),
         ({"imitation": {"teacher": "lookahead", "teacher_options": {"samples": 4}}}, "imitation.teacher_options"),
         ({"imitation": {"epsilon": 2}}, "imitation.epsilon"),
+        ({"imitation": {"lookahead_bonus": -1}}, "imitation.lookahead_bonus: want a number >= 0"),
+        ({"imitation": {"lookahead_bonus": "high"}}, "imitation.lookahead_bonus"),
         ({"imitation": {"speed": 1}}, "unknown key 'speed'"),
         ({"imitation": {}, "ppo": {"features": "none"}}, "ppo.features moves"),
         ({"game": "tripeaks", "rules": "E"}, "ppo.features: moves is for Forty Thieves"),
