@@ -40,6 +40,8 @@ class MoveFeaturesExtractor(BaseFeaturesExtractor):
     """The 210 moves' scores (0 for an illegal move), then the position's numbers and the legal
     rows' mean and maximum (the critic's input)."""
 
+    lookahead_bonus: torch.Tensor  # a buffer: see the module docstring
+
     def __init__(self, observation_space: spaces.Box, scorer: tuple[int, ...] | list[int] = (128, 128)) -> None:
         if observation_space.shape != (OBS_SIZE,):
             raise ValueError(f"MoveFeaturesExtractor reads the move features ({OBS_SIZE},), got {observation_space}")
