@@ -74,7 +74,10 @@ GAMES: tuple[GameName, ...] = GAME_NAMES
 #: Agents whose constructor passes its ``**keywords`` on to another function: the class's
 #: qualified name -> ``"module:function"`` of that function, whose keyword parameters are then
 #: the agent's further options (the TriPeaks rollout's base-policy weights).
-FORWARDED_OPTIONS = {"agents.players.rollout.TriPeaksRollout": "agents.players.playouts:policy_params"}
+FORWARDED_OPTIONS = {
+    "agents.players.rollout.TriPeaksRollout": "agents.players.playouts:policy_params",
+    "agents.players.rollout.TriPeaksBase": "agents.players.playouts:policy_params",
+}
 
 
 class AgentOptionError(ValueError):

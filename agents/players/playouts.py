@@ -80,6 +80,13 @@ STACK = 32
 N_PARAMS = 20
 #: ``P_MODE`` values: the chain policy, or uniformly random legal moves (tests only).
 MODE_CHAIN, MODE_RANDOM = 0, 1
+#: ``P_MODE``: the learned base policy (:func:`_net_choose`); its network's weights follow the
+#: ``N_PARAMS`` integers of the parameters, as float64 bit patterns (:func:`net_params`).
+MODE_NET = 2
+#: The learned base policy's inputs per candidate move (:func:`_move_features`).
+N_FEATURES = 20
+#: The most candidates of a decision (every exposed slot is at most 10 of them, and the draw).
+MAX_CANDIDATES = 11
 MAX_MOVES = 128  # a game has at most 28 removals and 53 draws
 
 
@@ -262,15 +269,21 @@ def _end_value(removed, exposed, key, cleared, known, slot_rank, accept, unseen,
     if params[P_CATCH] != 0:
         value += params[P_CATCH] * _catch(exposed & known, slot_rank, unseen, wrap)
     if params[P_HALF] != 0:
-        half = 0
-        hidden = ~(known | removed | exposed) & UPPER_MASK
-        while hidden:
-            hidden, h = _pop_bit(hidden)
-            left = COVER[h] & ~removed
-            if left & (left - 1) == 0:
-                half += 1
-        value += params[P_HALF] * half
+        value += params[P_HALF] * _half(removed, exposed, known)
     return value
+
+
+@njit(cache=True, inline="always")
+def _half(removed, exposed, known):
+    """Face-down cards left with one cover."""
+    half = 0
+    hidden = ~(known | removed | exposed) & UPPER_MASK
+    while hidden:
+        hidden, h = _pop_bit(hidden)
+        left = COVER[h] & ~removed
+        if left & (left - 1) == 0:
+            half += 1
+    return half
 
 
 @njit(cache=True, inline="always")
@@ -311,6 +324,50 @@ def _nth_move(moves, pick):
     return DRAW
 
 
+@njit(cache=True, inline="always")
+def _chain(slot_rank, accept, wrap, params, stack, removed, exposed, known, unseen, bridges, s):
+    """The base policy's look at removal ``s``: a depth-first search of the chains of known
+    cards that start with it (``budget`` positions, ``depth`` removals deep), each chain end
+    valued by :func:`_end_value`.  Returns ``(score, top_r, top_e, top_k, top_c, deep, now)``:
+    the removal's score (``now`` weighted plus the best end's value), the best end (removed and
+    exposed masks, waste key, cards the chain clears), the longest chain and the face-down
+    cards the removal itself turns up."""
+    budget = params[P_BUDGET]
+    max_depth = params[P_DEPTH]
+    r1, e1 = remove_slot(removed, exposed, s)
+    k1 = slot_rank[s]
+    now = popcount(e1 & ~exposed & ~known)
+    top = _end_value(r1, e1, k1, 1, known, slot_rank, accept, unseen, bridges, wrap, params)
+    top_r, top_e, top_k, top_c = r1, e1, k1, np.int64(1)
+    deep = np.int64(1)  # the longest chain of known cards after s
+    nodes = 0
+    d = 0
+    stack[0, 0] = r1
+    stack[1, 0] = e1
+    stack[2, 0] = e1 & known & accept[k1] if max_depth > 1 else 0
+    while d >= 0 and nodes < budget:
+        m = stack[2, d]
+        if m == 0:
+            d -= 1
+            continue
+        stack[2, d], t = _pop_bit(m)
+        r2, e2 = remove_slot(stack[0, d], stack[1, d], t)
+        k2 = slot_rank[t]
+        nodes += 1
+        v = _end_value(r2, e2, k2, d + 2, known, slot_rank, accept, unseen, bridges, wrap, params)
+        if v > top:
+            top = v
+            top_r, top_e, top_k, top_c = r2, e2, k2, np.int64(d + 2)
+        if d + 2 > deep:
+            deep = np.int64(d + 2)
+        if d + 2 < max_depth:
+            d += 1
+            stack[0, d] = r2
+            stack[1, d] = e2
+            stack[2, d] = e2 & known & accept[k2]
+    return params[P_NOW] * now + top, top_r, top_e, top_k, top_c, deep, now
+
+
 @njit(cache=True)
 def _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left):
     """The base policy's move when some removal is legal: a removal, or a draw (``stop``).
@@ -320,47 +377,15 @@ def _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_
     stop = can_draw and params[P_STOP] != 0
     if (moves & (moves - 1) == 0 and not stop) or params[P_BUDGET] <= 0:
         return bit_index(moves & -moves)
-    budget = params[P_BUDGET]
-    max_depth = params[P_DEPTH]
     best_score = np.int64(-(1 << 62))
     best = -1
     best_r = best_e = best_c = best_now = np.int64(0)
     rest = moves
     while rest:
         rest, s = _pop_bit(rest)
-        r1, e1 = remove_slot(removed, exposed, s)
-        k1 = slot_rank[s]
-        now = popcount(e1 & ~exposed & ~known)
-        top = _end_value(r1, e1, k1, 1, known, slot_rank, accept, unseen, bridges, wrap, params)
-        top_r, top_e = r1, e1
-        deep = np.int64(1)  # the longest chain of known cards after s
-        # depth-first search of the chains of known cards after s
-        nodes = 0
-        d = 0
-        stack[0, 0] = r1
-        stack[1, 0] = e1
-        stack[2, 0] = e1 & known & accept[k1] if max_depth > 1 else 0
-        while d >= 0 and nodes < budget:
-            m = stack[2, d]
-            if m == 0:
-                d -= 1
-                continue
-            stack[2, d], t = _pop_bit(m)
-            r2, e2 = remove_slot(stack[0, d], stack[1, d], t)
-            k2 = slot_rank[t]
-            nodes += 1
-            v = _end_value(r2, e2, k2, d + 2, known, slot_rank, accept, unseen, bridges, wrap, params)
-            if v > top:
-                top = v
-                top_r, top_e = r2, e2
-            if d + 2 > deep:
-                deep = np.int64(d + 2)
-            if d + 2 < max_depth:
-                d += 1
-                stack[0, d] = r2
-                stack[1, d] = e2
-                stack[2, d] = e2 & known & accept[k2]
-        score = params[P_NOW] * now + top
+        score, top_r, top_e, _, _, deep, now = _chain(
+            slot_rank, accept, wrap, params, stack, removed, exposed, known, unseen, bridges, s
+        )
         if score > best_score:
             best_score = score
             best = s
@@ -377,6 +402,116 @@ def _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_
         if gain < params[P_S_T]:
             return DRAW
     return best
+
+
+@njit(cache=True)
+def _move_features(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out):
+    """The learned base policy's inputs: one row of ``feats`` per candidate (the legal removals,
+    lowest slot first, then the draw when ``can_draw``), its move in ``moves_out``; returns how
+    many.  Like the base policy it reads known slots and the unseen counts only.  Columns:
+
+    0 the draw; 1 the base policy's removal (:func:`_choose` without ``stop``); 2 face-down cards
+    the removal turns up; then at the end of its best chain of known cards (:func:`_chain`):
+    3 cards the chain clears / 10, 4 face-down cards turned up, 5 the share of the unseen cards
+    that can follow its last rank, 6 the share the known board can take, 7 face-down cards left
+    with one cover / 5; 8 the longest chain / 10; after the removal alone: 9 the share of the
+    unseen cards that can follow it, 10 known cards that can follow it; 11 a bottom-row slot,
+    12 an apex, 13 a K or an A (with K-A wrap).  The same for every candidate: 14 stock left / 24,
+    15 cards cleared / 28, 16 legal removals / 4, 17 face-down cards / 18, 18 the share of the
+    unseen cards that can follow the waste, 19 a draw is allowed."""
+    removed, exposed, known, _, _, key = state
+    moves = exposed & accept[key]
+    total = 0
+    for r in range(NUM_KEYS):
+        total += unseen[r]
+    inv = 1.0 / max(total, 1)
+    g14 = stock_left / 24.0
+    g15 = popcount(removed) / 28.0
+    g16 = popcount(moves) / 4.0
+    g17 = popcount(~(known | removed | exposed) & UPPER_MASK) / 18.0
+    g18 = _outs(key, unseen, wrap) * inv
+    g19 = 1.0 if can_draw else 0.0
+    n = 0
+    best = -1
+    best_score = np.int64(-(1 << 62))
+    rest = moves
+    while rest:
+        rest, s = _pop_bit(rest)
+        score, top_r, top_e, top_k, top_c, deep, now = _chain(
+            slot_rank, accept, wrap, params, stack, removed, exposed, known, unseen, bridges, s
+        )
+        r1, e1 = remove_slot(removed, exposed, s)
+        k1 = slot_rank[s]
+        feats[n, 0] = 0.0
+        feats[n, 1] = 0.0
+        feats[n, 2] = now
+        feats[n, 3] = top_c / 10.0
+        feats[n, 4] = popcount(top_e & ~known)
+        feats[n, 5] = _outs(top_k, unseen, wrap) * inv
+        feats[n, 6] = _catch(top_e & known, slot_rank, unseen, wrap) * inv
+        feats[n, 7] = _half(top_r, top_e, known) / 5.0
+        feats[n, 8] = deep / 10.0
+        feats[n, 9] = _outs(k1, unseen, wrap) * inv
+        feats[n, 10] = popcount(e1 & known & accept[k1])
+        feats[n, 11] = 1.0 if BOTTOM_MASK >> s & 1 else 0.0
+        feats[n, 12] = 1.0 if s < 3 else 0.0
+        feats[n, 13] = 1.0 if wrap and (k1 == 1 or k1 == NUM_RANKS) else 0.0
+        moves_out[n] = s
+        if score > best_score:
+            best_score = score
+            best = n
+        n += 1
+    if best >= 0:
+        feats[best, 1] = 1.0
+    if can_draw:
+        for j in range(14):
+            feats[n, j] = 0.0
+        feats[n, 0] = 1.0
+        moves_out[n] = DRAW
+        n += 1
+    for c in range(n):
+        feats[c, 14] = g14
+        feats[c, 15] = g15
+        feats[c, 16] = g16
+        feats[c, 17] = g17
+        feats[c, 18] = g18
+        feats[c, 19] = g19
+    return n
+
+
+@njit(cache=True, inline="always")
+def _net_score(net, feats, c):
+    """The network's score of candidate row ``c``: ``w2 . relu(W1 x + b1) + b2`` (:func:`net_params`)."""
+    n_in = int(net[0])
+    hidden = int(net[1])
+    w1 = 2
+    b1 = w1 + hidden * n_in
+    w2 = b1 + hidden
+    acc = net[w2 + hidden]
+    for h in range(hidden):
+        z = net[b1 + h]
+        row = w1 + h * n_in
+        for i in range(n_in):
+            z += net[row + i] * feats[c, i]
+        if z > 0.0:
+            acc += net[w2 + h] * z
+    return acc
+
+
+@njit(cache=True)
+def _net_choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out):
+    """The learned base policy's move when some removal is legal: the candidate the network
+    scores highest (the first on ties: lower slots, the draw last)."""
+    n = _move_features(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out)
+    net = params[N_PARAMS:].view(np.float64)
+    best = 0
+    best_score = -np.inf
+    for c in range(n):
+        v = _net_score(net, feats, c)
+        if v > best_score:
+            best_score = v
+            best = c
+    return moves_out[best]
 
 
 @njit(cache=True, inline="always")
@@ -418,6 +553,9 @@ def _playout(kit, state, unseen):
     n_stock = stock_key.shape[0]
     bridges = _bridges(slot_rank, wrap, params)
     n = 0
+    net_mode = params[P_MODE] == MODE_NET
+    feats = np.empty((MAX_CANDIDATES if net_mode else 1, N_FEATURES))
+    moves_out = np.empty(MAX_CANDIDATES, np.int64)
     removed, exposed, known, pos, stock_seen, key = state
     while removed != ALL_SLOTS:
         moves = exposed & accept[key]
@@ -435,6 +573,11 @@ def _playout(kit, state, unseen):
             count = popcount(moves)
             pick = int(noise[n] * 1000.0 / params[P_EPS] * count)
             action = _nth_move(moves, min(pick, count - 1))
+        elif net_mode:
+            state = (removed, exposed, known, pos, stock_seen, key)
+            action = _net_choose(
+                slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos, feats, moves_out
+            )
         else:
             state = (removed, exposed, known, pos, stock_seen, key)
             action = _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos)
@@ -469,25 +612,39 @@ def playout_record(slot_rank, stock_key, removed, pos, key, known, stock_seen, u
     return cleared, kit.record[:n].copy()
 
 
-@njit(cache=True)
-def policy_move(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck, params):
-    """The base policy's move in a real position (``layout``: ranks, -1 where never seen; it
-    reads known slots only).  ``-1`` when no move is legal."""
+@njit(cache=True, inline="always")
+def _known_deal(layout, removed, known, key, pos, wrap):
+    """A real position's ranks as a playout's: ``(slot_rank, accept, state)``, rank 0 (plays on
+    nothing but a key of 0) where never seen and the accept masks over the known slots only."""
     slot_rank = np.empty(NUM_SLOTS, np.int64)  # no kit: no stock card, noise or record is read
     for s in range(NUM_SLOTS):
-        slot_rank[s] = layout[s] if layout[s] > 0 else 0  # rank 0 matches nothing but a key of 0
+        slot_rank[s] = layout[s] if layout[s] > 0 else 0
     accept = np.empty(NUM_KEYS, np.int64)
     accept_masks(slot_rank, wrap, accept)
     state = start(removed, known, pos, np.int64(0), key)
-    _, exposed, known, _, _, _ = state
     for r in range(NUM_KEYS):
-        accept[r] &= known
+        accept[r] &= state[2]
+    return slot_rank, accept, state
+
+
+@njit(cache=True)
+def policy_move(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck, params):
+    """The base policy's move in a real position (``layout``: ranks, -1 where never seen; it
+    reads known slots only), the learned one's in ``MODE_NET``.  ``-1`` when no move is legal."""
+    slot_rank, accept, state = _known_deal(layout, removed, known, key, pos, wrap)
+    exposed = state[1]
     moves = exposed & accept[key]
     can_draw = draw_allowed(n_stock - pos, moves, when_stuck)
     if moves == 0:
         return DRAW if can_draw else -1
     stack = np.empty((3, STACK), np.int64)
     bridges = _bridges(slot_rank, wrap, params)
+    if params[P_MODE] == MODE_NET:
+        feats = np.empty((MAX_CANDIDATES, N_FEATURES))
+        moves_out = np.empty(MAX_CANDIDATES, np.int64)
+        return _net_choose(
+            slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos, feats, moves_out
+        )
     return _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos)
 
 
@@ -497,6 +654,51 @@ def position_move(x, params):
     return policy_move(
         x.layout, x.removed, x.known, x.key, x.pos, x.stock.shape[0], x.unseen, x.wrap, x.when_stuck, params
     )
+
+
+@njit(cache=True)
+def position_features(x, params):
+    """The learned base policy's inputs in a :class:`Position` (:func:`_move_features`):
+    ``(features, moves)``, one row per candidate (none when no removal is legal: the draw, or
+    nothing, is then the only move)."""
+    slot_rank, accept, state = _known_deal(x.layout, x.removed, x.known, x.key, x.pos, x.wrap)
+    n_stock = x.stock.shape[0]
+    feats = np.zeros((MAX_CANDIDATES, N_FEATURES))
+    moves_out = np.zeros(MAX_CANDIDATES, np.int64)
+    moves = state[1] & accept[x.key]
+    if moves == 0:
+        return feats[:0], moves_out[:0]
+    can_draw = draw_allowed(n_stock - x.pos, moves, x.when_stuck)
+    stack = np.empty((3, STACK), np.int64)
+    bridges = _bridges(slot_rank, x.wrap, params)
+    n = _move_features(
+        slot_rank, accept, x.wrap, params, stack, state, x.unseen, bridges, can_draw, n_stock - x.pos, feats, moves_out
+    )
+    return feats[:n], moves_out[:n]
+
+
+def net_array(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float) -> np.ndarray:
+    """A one-hidden-layer network as the kernels read it: ``[inputs, hidden, W1 (hidden x
+    inputs, by rows), b1, w2, b2]`` (float64)."""
+    w1 = np.asarray(w1, dtype=np.float64)
+    hidden, n_in = w1.shape
+    if n_in != N_FEATURES or np.shape(b1) != (hidden,) or np.shape(w2) != (hidden,):
+        raise ValueError(f"a base-policy network takes {N_FEATURES} inputs: W1 (h, {N_FEATURES}), b1 (h,), w2 (h,)")
+    parts = [np.array([n_in, hidden], dtype=np.float64), w1.ravel(), np.asarray(b1, np.float64)]
+    parts += [np.asarray(w2, np.float64), np.array([b2], dtype=np.float64)]
+    return np.concatenate(parts)
+
+
+def net_params(net: np.ndarray, **policy: int) -> np.ndarray:
+    """The parameters of the learned base policy: :func:`policy_params` in ``MODE_NET`` (the
+    chain search's weights, which pick each removal's best chain, from ``policy``), followed by
+    the network :func:`net_array` as float64 bit patterns."""
+    net = np.ascontiguousarray(net, dtype=np.float64)
+    if net.ndim != 1 or net.shape[0] < 2 or net.shape[0] != 3 + int(net[1]) * (int(net[0]) + 2):
+        raise ValueError("net_params() takes a network from net_array()")
+    if int(net[0]) != N_FEATURES:
+        raise ValueError(f"the network takes {int(net[0])} inputs, the kernels give {N_FEATURES}")
+    return np.concatenate([policy_params(**{**policy, "mode": MODE_NET}), net.view(np.int64)])
 
 
 @njit(cache=True)

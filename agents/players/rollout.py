@@ -55,7 +55,7 @@ from solitaire_env.hints import (
 if TYPE_CHECKING:
     from agents.players.playouts import Position
 
-__all__ = ["DEFAULT_POLICY", "FortyThievesRollout", "TriPeaksRollout", "tripeaks_inputs", "tripeaks_position"]
+__all__ = ["DEFAULT_POLICY", "FortyThievesRollout", "TriPeaksBase", "TriPeaksRollout", "base_params", "tripeaks_inputs", "tripeaks_position"]
 
 #: The TriPeaks base policy's weights (tuned on 20 000 seed-1 Easy deals by the base policy's
 #: own win rate, then checked on seed 2: see docs/agents_rollout.md).  ``eps``: per mille of the
@@ -104,6 +104,43 @@ def tripeaks_position(state: PublicState) -> Position:
     )
 
 
+def base_params(net: str | None, policy: dict[str, int]) -> np.ndarray:
+    """The playouts' base-policy parameters: the hand-written policy with weights ``policy``, or
+    with ``net`` (a :func:`agents.training.base_net.save_net` file) the learned one, whose chain
+    search uses those weights."""
+    from agents.players.playouts import net_params, policy_params
+
+    if net is None:
+        return policy_params(**policy)
+    from agents.training.base_net import load_net
+
+    return net_params(load_net(net), **policy)
+
+
+class TriPeaksBase(Agent):
+    """The rollout agent's base policy played alone, without search: the hand-written chain
+    policy (:data:`DEFAULT_POLICY`), or with ``net`` (a file of
+    :func:`agents.training.base_net.save_net`) the learned one (``MODE_NET`` of
+    :mod:`agents.players.playouts`).  Fair: it reads the public state only."""
+
+    name = "base"
+    games = ("tripeaks",)
+
+    def __init__(self, game: GameName = "tripeaks", seed: int = 0, *, net: str | None = None, **policy: int) -> None:
+        super().__init__(game, seed)
+        from agents import _playout  # numba: imported with the agent, not with the package
+
+        self._kernels = _playout
+        self.net = net
+        self.params = base_params(net, {**DEFAULT_POLICY, **policy})
+
+    def act(self, state: PublicState) -> int:
+        legal = state.legal
+        if len(legal) == 1:
+            return legal[0]
+        return int(self._kernels.position_move(tripeaks_position(state), self.params))
+
+
 def tripeaks_inputs(state: PublicState) -> dict[str, Any]:
     """:func:`tripeaks_position` as a dict, with ``places`` (the unseen stock places) added."""
     x = tripeaks_position(state)
@@ -144,6 +181,7 @@ class TriPeaksRollout(Agent):
         plans: int = 0,
         nodes: int = 256,
         clear_weight: float = 0.0,
+        net: str | None = None,
         **policy: int,
     ) -> None:
         super().__init__(game, seed)
@@ -162,7 +200,8 @@ class TriPeaksRollout(Agent):
         self.nodes = int(nodes)
         self.clear_weight = float(clear_weight)
         self.policy = {**DEFAULT_POLICY, **policy}
-        self.params = _playout.policy_params(**self.policy)
+        self.net = net
+        self.params = base_params(net, self.policy)
 
     def candidates(self, state: PublicState, x: Position | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``(paths, lengths)``: the candidates, as lines of env actions (``paths[i, :lengths[i]]``)."""

@@ -60,6 +60,10 @@ def _check_playouts(n: int, code_seed: int) -> int:
     params_chain = K.policy_params()
     params_random = K.policy_params(mode=K.MODE_RANDOM)
     params_eps = K.policy_params(eps=300)  # the chain policy, 30 % random removals
+    net_rng = np.random.default_rng(code_seed + 99)  # the learned policy's kernels, a random network
+    params_net = K.net_params(
+        K.net_array(net_rng.normal(size=(8, K.N_FEATURES)), net_rng.normal(size=8), net_rng.normal(size=8), 0.0)
+    )
     checked = 0
     for index in range(n):
         game, actions = _random_tripeaks(rng, code_seed, index)
@@ -69,7 +73,7 @@ def _check_playouts(n: int, code_seed: int) -> int:
         stock_key = np.array([_rank(c) for c in game.stock], dtype=np.int64)
         state = public_state(game, actions)
         x = tripeaks_inputs(state)
-        for params in (params_chain, params_random, params_eps):
+        for params in (params_chain, params_random, params_eps, params_net):
             noise = rng.random(K.MAX_MOVES)
             cleared, moves = K.playout_record(
                 slot_rank,
@@ -92,7 +96,7 @@ def _check_playouts(n: int, code_seed: int) -> int:
                 assert reason is None, (index, step, move, reason)
             assert replay.over, index
             assert cleared == replay.cleared and (cleared == 28) == replay.won, index
-            if params is params_chain:
+            if params is params_chain or params is params_net:
                 first = K.policy_move(
                     x["layout"],
                     x["removed"],
