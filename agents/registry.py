@@ -77,6 +77,8 @@ GAMES: tuple[GameName, ...] = GAME_NAMES
 FORWARDED_OPTIONS = {
     "agents.players.rollout.TriPeaksRollout": "agents.players.playouts:policy_params",
     "agents.players.rollout.TriPeaksBase": "agents.players.playouts:policy_params",
+    "agents.players.rollout.TriPeaksBaseNet": "agents.players.playouts:policy_params",
+    "agents.players.rollout.TriPeaksRolloutNet": "agents.players.playouts:policy_params",
 }
 
 

@@ -119,7 +119,8 @@ def main() -> None:
         t0 = time.time()
         with process_pool(a.workers) as pool:
             got = pool.map(
-                _collect_chunk, [(c, teacher, a.behaviour, a.epsilon, i) for i, c in enumerate(_split(codes, a.workers))]
+                _collect_chunk,
+                [(c, teacher, a.behaviour, a.epsilon, i) for i, c in enumerate(_split(codes, a.workers))],
             )
         data = Positions.join([g[0] for g in got])
         wins = sum(sum(g[1]) for g in got)
@@ -148,8 +149,12 @@ def main() -> None:
         t0 = time.process_time()
         net = fit(data, hidden=a.hidden, epochs=a.epochs, temperature=a.temperature, learning_rate=a.lr)
         out.mkdir(parents=True, exist_ok=True)
-        save_net(out / "net.npz", net, data=np.array(a.data), hidden=a.hidden, epochs=a.epochs, temperature=a.temperature)
-        print(json.dumps({"positions": len(data), "cpu_seconds": time.process_time() - t0, "net": str(out / "net.npz")}))
+        save_net(
+            out / "net.npz", net, data=np.array(a.data), hidden=a.hidden, epochs=a.epochs, temperature=a.temperature
+        )
+        print(
+            json.dumps({"positions": len(data), "cpu_seconds": time.process_time() - t0, "net": str(out / "net.npz")})
+        )
     elif a.what == "play":
         codes = draw_codes(a.deals, a.play_seed, "TP", a.rules)
         t0 = time.time()
@@ -182,7 +187,18 @@ def main() -> None:
         only1 = sum(1 for i in range(n) if w1[i] and not w2[i])
         only2 = sum(1 for i in range(n) if w2[i] and not w1[i])
         p = mcnemar_exact(only1, only2)
-        print(json.dumps({"first": r1["agent"], "second": r2["agent"], "deals": n, "first_only": only1, "second_only": only2, "p": p}))
+        print(
+            json.dumps(
+                {
+                    "first": r1["agent"],
+                    "second": r2["agent"],
+                    "deals": n,
+                    "first_only": only1,
+                    "second_only": only2,
+                    "p": p,
+                }
+            )
+        )
 
 
 if __name__ == "__main__":

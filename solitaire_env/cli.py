@@ -883,6 +883,10 @@ examples:
     epilog=TRAIN_EPILOG,
 )
 def cmd_train(args: argparse.Namespace) -> int:
+    from agents.training.expert_iteration import is_expert_iteration
+
+    if is_expert_iteration(args.config):
+        return _train_expert_iteration(args)
     try:
         from agents.training.train import TrainConfig, load_train_config, train
     except ImportError as error:  # pragma: no cover - the rl extra is missing
@@ -915,6 +919,35 @@ def cmd_train(args: argparse.Namespace) -> int:
     for key in ("best_model", "model", "metrics", "learning_curve", "tensorboard"):
         if key in result.files:
             print(f"{key}: {result.files[key]}")
+    return 0
+
+
+def _train_expert_iteration(args: argparse.Namespace) -> int:
+    """``train`` with a ``method: expert_iteration`` config (agents/training/expert_iteration.py)."""
+    from dataclasses import replace
+
+    from agents.training.expert_iteration import load_ei_config, run_expert_iteration
+
+    for name in ("timesteps", "resume"):
+        if getattr(args, name) is not None:
+            raise CLIError(f"--{name} is for MaskablePPO configs; {args.config} is an expert-iteration config")
+    config = load_ei_config(args.config, out=args.out, seed=args.seed)
+    if args.minutes is not None:
+        if not 0 < args.minutes < float("inf"):
+            raise CLIError(f"--minutes must be a finite number > 0, got {args.minutes}")
+        config = replace(config, minutes=float(args.minutes))
+    if args.test_deals is not None:
+        if args.test_deals < 0:
+            raise CLIError(f"--test-deals must be >= 0, got {args.test_deals}")
+        config = replace(config, test={**config.test, "deals": args.test_deals})
+    if args.dry_run:
+        print(f"expert iteration of the TriPeaks rollout agent's base policy ({config.source})")
+        for key, value in vars(config).items():
+            if key != "source":
+                print(f"  {key}: {value}")
+        return 0
+    metrics = run_expert_iteration(config, say=print)
+    print(f"net: {metrics['net']}\nmetrics: {os.path.join(config.out, 'metrics.json')}")
     return 0
 
 

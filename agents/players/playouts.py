@@ -405,7 +405,9 @@ def _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_
 
 
 @njit(cache=True)
-def _move_features(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out):
+def _move_features(
+    slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out
+):
     """The learned base policy's inputs: one row of ``feats`` per candidate (the legal removals,
     lowest slot first, then the draw when ``can_draw``), its move in ``moves_out``; returns how
     many.  Like the base policy it reads known slots and the unseen counts only.  Columns:
@@ -440,7 +442,7 @@ def _move_features(slot_rank, accept, wrap, params, stack, state, unseen, bridge
         score, top_r, top_e, top_k, top_c, deep, now = _chain(
             slot_rank, accept, wrap, params, stack, removed, exposed, known, unseen, bridges, s
         )
-        r1, e1 = remove_slot(removed, exposed, s)
+        _, e1 = remove_slot(removed, exposed, s)
         k1 = slot_rank[s]
         feats[n, 0] = 0.0
         feats[n, 1] = 0.0
@@ -502,7 +504,9 @@ def _net_score(net, feats, c):
 def _net_choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out):
     """The learned base policy's move when some removal is legal: the candidate the network
     scores highest (the first on ties: lower slots, the draw last)."""
-    n = _move_features(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out)
+    n = _move_features(
+        slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out
+    )
     net = params[N_PARAMS:].view(np.float64)
     best = 0
     best_score = -np.inf
@@ -576,7 +580,18 @@ def _playout(kit, state, unseen):
         elif net_mode:
             state = (removed, exposed, known, pos, stock_seen, key)
             action = _net_choose(
-                slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos, feats, moves_out
+                slot_rank,
+                accept,
+                wrap,
+                params,
+                stack,
+                state,
+                unseen,
+                bridges,
+                can_draw,
+                n_stock - pos,
+                feats,
+                moves_out,
             )
         else:
             state = (removed, exposed, known, pos, stock_seen, key)

@@ -55,7 +55,19 @@ from solitaire_env.hints import (
 if TYPE_CHECKING:
     from agents.players.playouts import Position
 
-__all__ = ["DEFAULT_POLICY", "FortyThievesRollout", "TriPeaksBase", "TriPeaksRollout", "base_params", "tripeaks_inputs", "tripeaks_position"]
+__all__ = [
+    "DEFAULT_POLICY",
+    "PUBLISHED_NETS",
+    "FortyThievesRollout",
+    "TriPeaksBase",
+    "TriPeaksBaseNet",
+    "TriPeaksRollout",
+    "TriPeaksRolloutNet",
+    "base_params",
+    "published_net",
+    "tripeaks_inputs",
+    "tripeaks_position",
+]
 
 #: The TriPeaks base policy's weights (tuned on 20 000 seed-1 Easy deals by the base policy's
 #: own win rate, then checked on seed 2: see docs/agents_rollout.md).  ``eps``: per mille of the
@@ -132,13 +144,19 @@ class TriPeaksBase(Agent):
 
         self._kernels = _playout
         self.net = net
-        self.params = base_params(net, {**DEFAULT_POLICY, **policy})
+        self.policy = {**DEFAULT_POLICY, **policy}
+        self.params = base_params(net, self.policy)
+        self._by_wrap: dict[bool, np.ndarray] = {}
+
+    def params_for(self, state: PublicState) -> np.ndarray:
+        """The policy's parameters in ``state`` (the same in every state here)."""
+        return self.params
 
     def act(self, state: PublicState) -> int:
         legal = state.legal
         if len(legal) == 1:
             return legal[0]
-        return int(self._kernels.position_move(tripeaks_position(state), self.params))
+        return int(self._kernels.position_move(tripeaks_position(state), self.params_for(state)))
 
 
 def tripeaks_inputs(state: PublicState) -> dict[str, Any]:
@@ -202,6 +220,11 @@ class TriPeaksRollout(Agent):
         self.policy = {**DEFAULT_POLICY, **policy}
         self.net = net
         self.params = base_params(net, self.policy)
+        self._by_wrap: dict[bool, np.ndarray] = {}
+
+    def params_for(self, state: PublicState) -> np.ndarray:
+        """The playouts' base-policy parameters in ``state`` (the same in every state here)."""
+        return self.params
 
     def candidates(self, state: PublicState, x: Position | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``(paths, lengths)``: the candidates, as lines of env actions (``paths[i, :lengths[i]]``)."""
@@ -232,7 +255,9 @@ class TriPeaksRollout(Agent):
         drawn = 0
         while True:
             batch = min(self.samples, self.max_samples - drawn)
-            got = self._kernels.sample_counts(x, rng.random((batch, width)), paths[alive], lengths[alive], self.params)
+            got = self._kernels.sample_counts(
+                x, rng.random((batch, width)), paths[alive], lengths[alive], self.params_for(state)
+            )
             drawn += batch
             counts[alive] += batch
             cleared[alive] += got.sum(axis=0, dtype=np.int64)
@@ -272,7 +297,7 @@ class TriPeaksRollout(Agent):
         x = tripeaks_position(state)
         cands = np.array(state.legal, dtype=np.int64)
         uniforms = state.rng(self.seed).random((self.samples, self._kernels.fill_columns(x.stock, x.ranks)))
-        seen, got = self._kernels.sample_two(x, uniforms, cands, self.params)
+        seen, got = self._kernels.sample_two(x, uniforms, cands, self.params_for(state))
         won = got == 28
         valid = got >= 0
         cleared_all = np.where(valid, got, 0).astype(np.int64)
@@ -323,6 +348,50 @@ class TriPeaksRollout(Agent):
 
         best = max(range(len(paths)), key=order)
         return int(paths[best, 0])
+
+
+#: The published learned base policies (agents/players/data/), by the rules' K-A wrap: Easy
+#: (wrap) and Classic (no wrap); made by ``solitaire-env train --config
+#: configs/ei_tripeaks_easy.yaml`` and ``configs/ei_tripeaks_classic.yaml`` (docs/training.md).
+PUBLISHED_NETS = {True: "tripeaks_easy_base.npz", False: "tripeaks_classic_base.npz"}
+
+
+def published_net(wrap: bool) -> str:
+    """The path of the published learned base policy for rules with (or without) K-A wrap."""
+    from pathlib import Path
+
+    return str(Path(__file__).with_name("data") / PUBLISHED_NETS[bool(wrap)])
+
+
+class _PublishedNet:
+    """The learned base policy of the rules being played: ``net`` if given, else the published
+    network of the state's rules (:data:`PUBLISHED_NETS`), loaded once per rule."""
+
+    net: str | None
+    policy: dict[str, int]
+    _by_wrap: dict[bool, np.ndarray]
+
+    def params_for(self, state: PublicState) -> np.ndarray:
+        wrap = bool(state.rules.wrap)
+        got = self._by_wrap.get(wrap)
+        if got is None:
+            got = base_params(self.net or published_net(wrap), self.policy)
+            self._by_wrap[wrap] = got
+        return got
+
+
+class TriPeaksBaseNet(_PublishedNet, TriPeaksBase):
+    """The learned base policy played alone, without search (about 2 ms a game): ``base`` with
+    the published network of the rules played (or ``net``)."""
+
+    name = "base_net"
+
+
+class TriPeaksRolloutNet(_PublishedNet, TriPeaksRollout):
+    """``rollout`` with the learned base policy in its playouts: the published network of the
+    rules played (or ``net``).  The same options as ``rollout``."""
+
+    name = "rollout_net"
 
 
 # ---------------------------------------------------------------------- Forty Thieves

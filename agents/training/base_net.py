@@ -39,7 +39,7 @@ from agents.players.rollout import DEFAULT_POLICY, TriPeaksRollout, tripeaks_pos
 from solitaire_env.games import make_game
 from solitaire_env.tripeaks.rules import DRAW
 
-__all__ = ["Positions", "collect", "fit", "load_net", "save_net", "WIN_VALUE"]
+__all__ = ["WIN_VALUE", "Positions", "collect", "fit", "load_net", "save_net"]
 
 #: A win's value in cards, on top of the 28 cleared (the pretraining's ``win_bonus``).
 WIN_VALUE = 30.0
@@ -115,7 +115,9 @@ def collect(
                     values.append(v)
                     counts.append(len(moves))
                 if behaviour is None:
-                    best = max(range(len(paths)), key=lambda i: (wins[i], cleared[i], paths[i, 0] != DRAW, -paths[i, 0]))
+                    best = max(
+                        range(len(paths)), key=lambda i: (wins[i], cleared[i], paths[i, 0] != DRAW, -paths[i, 0])
+                    )
                     action = int(paths[best, 0])
                 else:
                     action = int(behaviour.act(state))
@@ -149,14 +151,15 @@ def fit(
 
     torch.manual_seed(seed)
     gen = np.random.default_rng(seed)
-    model = nn.Sequential(nn.Linear(N_FEATURES, hidden), nn.ReLU(), nn.Linear(hidden, 1)).double()
+    first, last = nn.Linear(N_FEATURES, hidden).double(), nn.Linear(hidden, 1).double()
+    model = nn.Sequential(first, nn.ReLU(), last)
     if init is not None:
         w1, b1, w2, b2 = split_net(init)
         with torch.no_grad():
-            model[0].weight.copy_(torch.as_tensor(w1))
-            model[0].bias.copy_(torch.as_tensor(b1))
-            model[2].weight.copy_(torch.as_tensor(w2).unsqueeze(0))
-            model[2].bias.fill_(float(b2))
+            first.weight.copy_(torch.as_tensor(w1))
+            first.bias.copy_(torch.as_tensor(b1))
+            last.weight.copy_(torch.as_tensor(w2).unsqueeze(0))
+            last.bias.fill_(float(b2))
     opt = torch.optim.Adam(model.parameters(), lr=learning_rate)
     x_all = torch.as_tensor(data.features, dtype=torch.float64)
     mask_all = torch.as_tensor(np.arange(MAX_CANDIDATES)[None, :] < data.count[:, None])
@@ -178,10 +181,10 @@ def fit(
             sched.step()
     with torch.no_grad():
         return net_array(
-            model[0].weight.numpy().copy(),
-            model[0].bias.numpy().copy(),
-            model[2].weight.numpy()[0].copy(),
-            float(model[2].bias.item()),
+            first.weight.numpy().copy(),
+            first.bias.numpy().copy(),
+            last.weight.numpy()[0].copy(),
+            float(last.bias.item()),
         )
 
 
@@ -198,7 +201,9 @@ def split_net(net: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, floa
 
 def save_net(path: str | Path, net: np.ndarray, **meta: Any) -> None:
     """Write a network (and any notes about how it was made) to an ``.npz`` file."""
-    np.savez(Path(path), net=np.asarray(net, dtype=np.float64), **{k: np.asarray(v) for k, v in meta.items()})
+    arrays: dict[str, Any] = {k: np.asarray(v) for k, v in meta.items()}
+    arrays["net"] = np.asarray(net, dtype=np.float64)
+    np.savez(Path(path), **arrays)
 
 
 def load_net(path: str | Path) -> np.ndarray:

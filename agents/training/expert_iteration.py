@@ -1,0 +1,303 @@
+"""``solitaire-env train`` with ``method: expert_iteration``: the TriPeaks rollout agent's learned
+base policy, round by round (:mod:`agents.training.base_net`).
+
+Round ``k`` plays ``rounds[k]`` training deals (seed ``seed``, each round its own deals) with
+the teacher: the ``rollout`` agent with the hand-written base policy in round 1, with round
+``k - 1``'s network after that.  The teacher's move values label the positions; a network is
+fitted to the positions of every round so far (``fit.data: all``) or of this round only
+(``last``); the network alone (the ``base`` agent) is then measured on the validation deals.
+The budget is in games, positions and epochs; ``minutes`` is a guard only (the run stops with
+an error past it, nothing is cut short silently).  After the last round, the test: the agents
+``base_net`` and ``rollout_net`` with the final network next to the config's comparison agents
+on the test deals (paired McNemar tests, :func:`agents.evaluation.harness.evaluate`).
+
+Writes to ``out``: ``round_K/positions.npz`` and ``round_K/net.npz`` per round, ``net.npz``
+(the final network), ``metrics.json`` (every round's figures, the test's) and ``test/``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.evaluation.config import ConfigError, Problems, load_config_file
+
+__all__ = ["EI_KEYS", "ExpertIterationConfig", "is_expert_iteration", "load_ei_config", "run_expert_iteration"]
+
+EI_KEYS = (
+    "method",
+    "game",
+    "rules",
+    "seed",
+    "workers",
+    "minutes",
+    "rounds",
+    "teacher",
+    "fit",
+    "validation",
+    "test",
+    "out",
+)
+_FIT_KEYS = ("hidden", "epochs", "batch_size", "learning_rate", "temperature", "data", "seed")
+_VALIDATION_KEYS = ("deals", "seed", "rollout_deals")
+_TEST_KEYS = ("deals", "seed", "agents")
+
+
+@dataclass(frozen=True)
+class ExpertIterationConfig:
+    """A validated expert-iteration config (see the module docstring and docs/training.md)."""
+
+    rules: str = "E"
+    seed: int = 2
+    workers: int = 2
+    minutes: float = 60.0
+    rounds: tuple[int, ...] = (1000, 1000)
+    teacher: dict[str, Any] = field(default_factory=dict)
+    fit: dict[str, Any] = field(default_factory=dict)
+    validation: dict[str, Any] = field(default_factory=lambda: {"deals": 5000, "seed": 1, "rollout_deals": 0})
+    test: dict[str, Any] = field(default_factory=lambda: {"deals": 1000, "seed": 0, "agents": ["rollout"]})
+    out: str = "runs/ei_tripeaks"
+    source: str = ""
+
+
+def is_expert_iteration(path: str) -> bool:
+    """Whether the YAML config at ``path`` asks for ``method: expert_iteration`` (``False`` for a
+    file that cannot be read: the MaskablePPO loader then names what is wrong with it)."""
+    try:
+        data = load_config_file(path)
+    except (OSError, ValueError):
+        return False
+    return data.get("method") == "expert_iteration"
+
+
+def _whole(problems: Problems, value: Any, key: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        problems.add(f"{key}: want a whole number >= {minimum}, got {value!r}")
+        return minimum
+    return int(value)
+
+
+def _block(problems: Problems, data: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    value = data.get(name, {})
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        problems.add(f"{name}: want a mapping, got {value!r}")
+        return {}
+    for k in value:
+        if k not in keys:
+            problems.add(f"{name}: unknown key {k!r} (known: {', '.join(keys)})")
+    return dict(value)
+
+
+def load_ei_config(path: str, *, out: str | None = None, seed: int | None = None) -> ExpertIterationConfig:
+    """Read and validate an expert-iteration config (one :class:`ConfigError` names every mistake)."""
+    data = load_config_file(path)
+    problems = Problems(f"{path}: ")
+    for k in data:
+        if k not in EI_KEYS:
+            problems.add(f"unknown key {k!r} (known: {', '.join(EI_KEYS)})")
+    if data.get("method") != "expert_iteration":
+        problems.add(f"method: want expert_iteration, got {data.get('method')!r}")
+    if data.get("game", "tripeaks") != "tripeaks":
+        problems.add(f"game: expert iteration trains the TriPeaks rollout agent, got {data.get('game')!r}")
+    rules = data.get("rules", "E")
+    if rules not in ("E", "C"):
+        problems.add(f"rules: want E or C, got {rules!r}")
+    cfg_seed = _whole(problems, data.get("seed", 2), "seed", 0) if seed is None else seed
+    workers = _whole(problems, data.get("workers", 2), "workers", 1)
+    minutes = data.get("minutes", 60)
+    if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 0 < minutes < float("inf"):
+        problems.add(f"minutes: want a number > 0 (a guard: the run fails past it), got {minutes!r}")
+        minutes = 60
+    rounds = data.get("rounds", [1000, 1000])
+    if not isinstance(rounds, list) or not rounds:
+        problems.add(f"rounds: want a list of games per round, got {rounds!r}")
+        rounds = [1]
+    rounds = [_whole(problems, r, f"rounds[{i}]", 1) for i, r in enumerate(rounds)]
+    teacher = _block(problems, data, "teacher", ("samples", "max_samples", "z"))
+    for k, v in teacher.items():
+        _whole(problems, v, f"teacher: {k}", 1) if k != "z" else None
+    fit = _block(problems, data, "fit", _FIT_KEYS)
+    if fit.get("data", "all") not in ("all", "last"):
+        problems.add(f"fit: data: want all or last, got {fit.get('data')!r}")
+    for k in ("hidden", "epochs", "batch_size"):
+        if k in fit:
+            _whole(problems, fit[k], f"fit: {k}", 1)
+    for k in ("learning_rate", "temperature"):
+        if k in fit:
+            v = fit[k]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < float("inf"):
+                problems.add(f"fit: {k}: want a number > 0, got {v!r}")
+    validation = {
+        "deals": 5000,
+        "seed": 1,
+        "rollout_deals": 0,
+        **_block(problems, data, "validation", _VALIDATION_KEYS),
+    }
+    _whole(problems, validation["deals"], "validation: deals", 1)
+    _whole(problems, validation["seed"], "validation: seed", 0)
+    _whole(problems, validation["rollout_deals"], "validation: rollout_deals", 0)
+    test = {"deals": 1000, "seed": 0, "agents": ["rollout"], **_block(problems, data, "test", _TEST_KEYS)}
+    _whole(problems, test["deals"], "test: deals", 0)
+    _whole(problems, test["seed"], "test: seed", 0)
+    if not isinstance(test["agents"], list) or not all(isinstance(a, str) for a in test["agents"]):
+        problems.add(f"test: agents: want a list of agent specs, got {test['agents']!r}")
+    if (
+        validation["seed"] == cfg_seed
+        or test["seed"] == cfg_seed
+        or (test["deals"] and test["seed"] == validation["seed"])
+    ):
+        problems.add("seed, validation: seed and test: seed must differ (the training deals are neither)")
+    out_dir = out or data.get("out", "runs/ei_tripeaks")
+    if not isinstance(out_dir, str) or not out_dir:
+        problems.add(f"out: want a folder, got {out_dir!r}")
+    problems.raise_any()
+    return ExpertIterationConfig(
+        rules=rules,
+        seed=cfg_seed,
+        workers=workers,
+        minutes=float(minutes),
+        rounds=tuple(rounds),
+        teacher=teacher,
+        fit=fit,
+        validation=validation,
+        test=test,
+        out=str(out_dir),
+        source=path,
+    )
+
+
+def _spec(name: str, net: str | None, options: Mapping[str, Any]) -> str:
+    opts = dict(options)
+    if net is not None:
+        opts["net"] = net
+    return name + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else "")
+
+
+def _collect_task(task: tuple[list[str], str, dict[str, Any]]) -> Any:
+    from agents.registry import make_agent
+    from agents.training.base_net import collect
+
+    codes, name, options = task
+    teacher: Any = make_agent(name, "tripeaks", seed=0, **options)
+    return collect(codes, teacher)
+
+
+def _collect(codes: list[str], options: dict[str, Any], workers: int) -> tuple[Any, int]:
+    from agents.training.base_net import Positions
+    from solitaire_env.common.pool import process_pool
+
+    parts = [codes[i::workers] for i in range(workers)]
+    tasks = [(p, "rollout", options) for p in parts if p]
+    if workers == 1:
+        got = [_collect_task(t) for t in tasks]
+    else:
+        with process_pool(workers) as pool:
+            got = pool.map(_collect_task, tasks)
+    return Positions.join([g[0] for g in got]), sum(sum(g[1]) for g in got)
+
+
+def _evaluate(config: ExpertIterationConfig, agents: list[str], deals: int, seed: int, out: Path | None) -> Any:
+    from agents.evaluation.harness import evaluate
+
+    settings: dict[str, Any] = {
+        "game": "tripeaks",
+        "rules": config.rules,
+        "deals": deals,
+        "seed": seed,
+        "agents": agents,
+        "workers": config.workers,
+        "compare": "all",
+    }
+    if out is not None:
+        settings["out"] = str(out)
+    return evaluate(settings, write=out is not None)
+
+
+def run_expert_iteration(config: ExpertIterationConfig, say: Any = print) -> dict[str, Any]:
+    """Run the rounds, then the test; returns the metrics (also written to ``out/metrics.json``)."""
+    from agents.training.base_net import Positions, fit, save_net
+    from solitaire_env.solvability import draw_codes
+
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.time()
+    deadline = start + 60.0 * config.minutes
+    metrics: dict[str, Any] = {"config": {k: v for k, v in asdict(config).items()}, "rounds": []}
+    all_codes = draw_codes(sum(config.rounds), config.seed, "TP", config.rules)
+    data_so_far: list[Any] = []
+    net_path: str | None = None
+    first = 0
+    fit_options = {k: v for k, v in config.fit.items() if k != "data"}
+    for k, games in enumerate(config.rounds, 1):
+        folder = out / f"round_{k}"
+        folder.mkdir(exist_ok=True)
+        t0 = time.time()
+        teacher = {**config.teacher, **({"net": net_path} if net_path else {})}
+        data, teacher_wins = _collect(all_codes[first : first + games], teacher, config.workers)
+        first += games
+        np.savez(folder / "positions.npz", features=data.features, values=data.values, count=data.count)
+        collect_seconds = time.time() - t0
+        data_so_far.append(data)
+        train = Positions.join(data_so_far) if config.fit.get("data", "all") == "all" else data
+        t1 = time.time()
+        net = fit(train, **fit_options)
+        net_path = str(folder / "net.npz")
+        save_net(net_path, net, round=k, positions=len(train))
+        fit_seconds = time.time() - t1
+        v = config.validation
+        result = _evaluate(config, [_spec("base_net", net_path, {})], v["deals"], v["seed"], None)
+        s = next(iter(result.summary().values()))
+        row: dict[str, Any] = {
+            "round": k,
+            "games": games,
+            "teacher": _spec("rollout", net_path if k > 1 else None, config.teacher).replace(
+                net_path, f"round_{k - 1}"
+            ),
+            "teacher_wins": teacher_wins,
+            "positions": len(data),
+            "fitted_on": len(train),
+            "collect_seconds": round(collect_seconds, 1),
+            "fit_seconds": round(fit_seconds, 1),
+            "validation_base_net": {
+                "deals": s["deals"],
+                "wins": s["wins"],
+                "win_rate": s["win_rate"],
+                "ci95": s["ci95"],
+            },
+        }
+        if v["rollout_deals"]:
+            r = _evaluate(config, [_spec("rollout_net", net_path, config.teacher)], v["rollout_deals"], v["seed"], None)
+            s2 = next(iter(r.summary().values()))
+            row["validation_rollout_net"] = {
+                k2: s2[k2] for k2 in ("deals", "wins", "win_rate", "ci95", "mean_cpu_seconds")
+            }
+        metrics["rounds"].append(row)
+        say(json.dumps(row))
+        (out / "metrics.json").write_text(json.dumps(metrics, indent=1))
+        if time.time() > deadline:
+            raise RuntimeError(f"expert iteration: past its guard of {config.minutes} minutes after round {k}")
+    assert net_path is not None
+    final = out / "net.npz"
+    final.write_bytes(Path(net_path).read_bytes())
+    metrics["net"] = str(final)
+    metrics["learn_seconds"] = round(time.time() - start, 1)
+    t = config.test
+    if t["deals"]:
+        agents = [_spec("rollout_net", str(final), config.teacher), _spec("base_net", str(final), {}), *t["agents"]]
+        result = _evaluate(config, agents, t["deals"], t["seed"], out / "test")
+        metrics["test"] = {"summary": result.summary(), "pairs": result.pairs("all"), "table": result.table()}
+        say(result.table())
+    metrics["seconds"] = round(time.time() - start, 1)
+    (out / "metrics.json").write_text(json.dumps(metrics, indent=1, default=str))
+    return metrics
+
+
+__all__ += ["ConfigError"]
