@@ -482,32 +482,59 @@ def _move_features(
 
 
 @njit(cache=True, inline="always")
-def _net_score(net, feats, c):
-    """The network's score of candidate row ``c``: ``w2 . relu(W1 x + b1) + b2`` (:func:`net_params`)."""
+def _net_of(params):
+    """The network in ``params`` as the kernels score with it: ``(wt, b1, w2, b2, z)``, ``wt``
+    the transposed first layer (inputs x hidden, a contiguous copy: the loop over the hidden
+    units then vectorises) and ``z`` scratch of the hidden width; empty when ``params`` holds
+    no network."""
+    if params[P_MODE] != MODE_NET:
+        return np.empty((0, 0)), np.empty(0), np.empty(0), 0.0, np.empty(0)
+    net = params[N_PARAMS:].view(np.float64)
     n_in = int(net[0])
     hidden = int(net[1])
-    w1 = 2
-    b1 = w1 + hidden * n_in
+    b1 = 2 + hidden * n_in
     w2 = b1 + hidden
-    acc = net[w2 + hidden]
+    wt = np.empty((n_in, hidden))
     for h in range(hidden):
-        z = net[b1 + h]
-        row = w1 + h * n_in
         for i in range(n_in):
-            z += net[row + i] * feats[c, i]
-        if z > 0.0:
-            acc += net[w2 + h] * z
+            wt[i, h] = net[2 + h * n_in + i]
+    return wt, net[b1:w2].copy(), net[w2 : w2 + hidden].copy(), net[w2 + hidden], np.empty(hidden)
+
+
+@njit(cache=True, inline="always")
+def _net_score(net, feats, c):
+    """The network's score of candidate row ``c``: ``w2 . relu(W1 x + b1) + b2``, from
+    :func:`_net_of`'s arrays ``net``.
+
+    Each hidden unit sums ``b1``, then its inputs in their order (an input of 0 adds nothing),
+    so the score is bit for bit the row-by-row sum's; but the units are summed side by side, one
+    input at a time, so their additions do not wait on one another."""
+    wt, b1, w2, b2, z = net
+    n_in, hidden = wt.shape
+    for h in range(hidden):
+        z[h] = b1[h]
+    for i in range(n_in):
+        xi = feats[c, i]
+        if xi != 0.0:
+            for h in range(hidden):
+                z[h] += wt[i, h] * xi
+    acc = b2
+    for h in range(hidden):
+        if z[h] > 0.0:
+            acc += w2[h] * z[h]
     return acc
 
 
 @njit(cache=True)
-def _net_choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out):
+def _net_choose(
+    slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out, net
+):
     """The learned base policy's move when some removal is legal: the candidate the network
-    scores highest (the first on ties: lower slots, the draw last)."""
+    scores highest (the first on ties: lower slots, the draw last); ``net`` is :func:`_net_of`
+    of ``params``."""
     n = _move_features(
         slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out
     )
-    net = params[N_PARAMS:].view(np.float64)
     best = 0
     best_score = -np.inf
     for c in range(n):
@@ -560,6 +587,7 @@ def _playout(kit, state, unseen):
     net_mode = params[P_MODE] == MODE_NET
     feats = np.empty((MAX_CANDIDATES if net_mode else 1, N_FEATURES))
     moves_out = np.empty(MAX_CANDIDATES, np.int64)
+    net = _net_of(params)
     removed, exposed, known, pos, stock_seen, key = state
     while removed != ALL_SLOTS:
         moves = exposed & accept[key]
@@ -592,6 +620,7 @@ def _playout(kit, state, unseen):
                 n_stock - pos,
                 feats,
                 moves_out,
+                net,
             )
         else:
             state = (removed, exposed, known, pos, stock_seen, key)
@@ -657,8 +686,21 @@ def policy_move(layout, removed, known, key, pos, n_stock, unseen, wrap, when_st
     if params[P_MODE] == MODE_NET:
         feats = np.empty((MAX_CANDIDATES, N_FEATURES))
         moves_out = np.empty(MAX_CANDIDATES, np.int64)
+        net = _net_of(params)
         return _net_choose(
-            slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos, feats, moves_out
+            slot_rank,
+            accept,
+            wrap,
+            params,
+            stack,
+            state,
+            unseen,
+            bridges,
+            can_draw,
+            n_stock - pos,
+            feats,
+            moves_out,
+            net,
         )
     return _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos)
 
