@@ -1,19 +1,21 @@
-"""Before/after speed of the learned base policy's playouts (``MODE_NET``), in one process.
+"""Before/after speed of the rollout playouts (the learned base policy's, ``MODE_NET``, and the
+hand-written one's), in one process.
 
 Run (from the repository root):
 
     python benchmarks/net_playout_before_after.py                 # old = commit c7bd6c0, 7 rounds
+    python benchmarks/net_playout_before_after.py --old a72d470   # session 24's _outs / _catch
     python benchmarks/net_playout_before_after.py --old REV --rounds 9 --samples 500
 
 The old ``agents/players/playouts.py`` is read from ``REV`` (``git show``) into a module of its
 own (its imports, ``solitaire_env``, are the working tree's).  Positions: ``--deals`` Easy deals
 (seed 5) after 0-14 random moves each; in each, every legal move is scored by ``sample_counts``
-over ``--samples`` fillings of the unseen cards, with the published Easy network and, for scale,
-with the hand-written policy.  Before timing, both versions run once (numba compiles or loads its
-cache) and their results are compared: they must be equal, sample by sample.  Then both are
-timed alternately, the order swapped every round; the table gives the median CPU time
-(``time.process_time``) of each and the median of old/new over the rounds (above 1: the new code
-is faster).
+over ``--samples`` fillings of the unseen cards, with the published Easy network and with the
+hand-written policy.  Before timing, both versions run once with each policy (numba compiles or
+loads its cache) and their results are compared: they must be equal, sample by sample.  Then the
+four are timed alternately, the order reversed every other round; the table gives the median CPU
+time (``time.process_time``) of each and, per policy, the median of old/new over the rounds
+(above 1: the new code is faster).
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ def main() -> None:
     old = _old_module(a.old)
     net = load_net(published_net(True))
     p_new, p_old = new.net_params(net, **DEFAULT_POLICY), old.net_params(net, **DEFAULT_POLICY)
-    hand = new.policy_params(**DEFAULT_POLICY)
+    hand, hand_old = new.policy_params(**DEFAULT_POLICY), old.policy_params(**DEFAULT_POLICY)
     jobs = _positions(a.deals, a.samples, new.fill_columns)
 
     def run(f: Any, params: np.ndarray) -> tuple[float, list[np.ndarray]]:
@@ -101,23 +103,30 @@ def main() -> None:
 
     _, got_new = run(new.sample_counts, p_new)
     _, got_old = run(old.sample_counts, p_old)
-    run(new.sample_counts, hand)
+    _, hand_new_got = run(new.sample_counts, hand)
+    _, hand_old_got = run(old.sample_counts, hand_old)
     same = sum(np.array_equal(x, y) for x, y in zip(got_new, got_old))
-    if same != len(jobs):
-        raise SystemExit(f"the versions differ: {len(jobs) - same} of {len(jobs)} positions")
-    times: dict[str, list[float]] = {"old net": [], "new net": [], "hand-written": []}
+    same += sum(np.array_equal(x, y) for x, y in zip(hand_new_got, hand_old_got))
+    if same != 2 * len(jobs):
+        raise SystemExit(f"the versions differ: {2 * len(jobs) - same} of {2 * len(jobs)} position runs")
+    times: dict[str, list[float]] = {"old net": [], "new net": [], "old hand-written": [], "new hand-written": []}
     for r in range(a.rounds):
-        order = [("old net", old.sample_counts, p_old), ("new net", new.sample_counts, p_new)]
+        order = [
+            ("old net", old.sample_counts, p_old),
+            ("new net", new.sample_counts, p_new),
+            ("old hand-written", old.sample_counts, hand_old),
+            ("new hand-written", new.sample_counts, hand),
+        ]
         for name, f, params in order if r % 2 == 0 else order[::-1]:
             times[name].append(run(f, params)[0])
-        times["hand-written"].append(run(new.sample_counts, hand)[0])
-    ratio = statistics.median(o / n for o, n in zip(times["old net"], times["new net"]))
     print(f"{len(jobs)} positions x {a.samples} samples, every legal move; results equal in all; {a.rounds} rounds")
     for name, values in times.items():
         print(
-            f"{name:>14}: median {statistics.median(values):.3f} CPU s (min {min(values):.3f}, max {max(values):.3f})"
+            f"{name:>16}: median {statistics.median(values):.3f} CPU s (min {min(values):.3f}, max {max(values):.3f})"
         )
-    print(f"old/new (median of the rounds' ratios): {ratio:.2f}")
+    for what in ("net", "hand-written"):
+        ratio = statistics.median(o / n for o, n in zip(times[f"old {what}"], times[f"new {what}"]))
+        print(f"{what} old/new (median of the rounds' ratios): {ratio:.2f}")
 
 
 if __name__ == "__main__":

@@ -56,12 +56,11 @@ from solitaire_env.tripeaks.kernels import (
     bit_index,
     draw_allowed,
     exposed_slots,
-    follows,
     near_ranks,
     popcount,
     remove_slot,
 )
-from solitaire_env.tripeaks.rules import ALL_SLOTS, BOTTOM_MASK, DRAW, NUM_KEYS, NUM_RANKS, NUM_SLOTS
+from solitaire_env.tripeaks.rules import ALL_SLOTS, BOTTOM_MASK, DRAW, NUM_KEYS, NUM_RANKS, NUM_SLOTS, RANK_BITS
 
 #: The rule primitives under the names the other agents' modules call them by (the kernels
 #: themselves live in :mod:`solitaire_env.tripeaks.kernels`).
@@ -248,13 +247,21 @@ def _copy(unseen, work):
 
 
 @njit(cache=True, inline="always")
+def _sum_ranks(ranks, unseen):
+    """The unseen cards of the ranks in the bit set ``ranks`` (bit r: rank r), jokers added."""
+    total = unseen[0]
+    while ranks:
+        ranks, r = _pop_bit(ranks)
+        total += unseen[r]
+    return total
+
+
+@njit(cache=True, inline="always")
 def _outs(key, unseen, wrap):
     """Unseen cards that may be played on waste key ``key`` (jokers count; key 0: all)."""
-    total = unseen[0]
-    for r in range(1, NUM_KEYS):
-        if follows(key, r, wrap):
-            total += unseen[r]
-    return total
+    if key == 0:
+        return _sum_ranks(RANK_BITS, unseen)
+    return _sum_ranks(near_ranks(np.int64(1) << key, wrap), unseen)
 
 
 @njit(cache=True, inline="always")
@@ -289,16 +296,11 @@ def _half(removed, exposed, known):
 @njit(cache=True, inline="always")
 def _catch(board, slot_rank, unseen, wrap):
     """Unseen cards that could be played on one of the ``board`` slots (jokers count)."""
-    ranks = 0
+    ranks = np.int64(0)
     while board:
         board, s = _pop_bit(board)
-        ranks |= 1 << slot_rank[s]
-    near = near_ranks(ranks, wrap)
-    total = unseen[0]
-    for r in range(1, NUM_KEYS):
-        if near >> r & 1:
-            total += unseen[r]
-    return total
+        ranks |= np.int64(1) << slot_rank[s]
+    return _sum_ranks(near_ranks(ranks, wrap), unseen)
 
 
 @njit(cache=True, inline="always")
