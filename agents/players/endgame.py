@@ -221,28 +221,27 @@ def fair_values(layout, removed, key, unseen, stock, wrap, when_stuck, max_nodes
     nodes[1] = max_nodes
     exposed = exposed_slots(removed)
     moves = np.int64(0)
-    n = 0
     for s in range(NUM_SLOTS):
         if exposed >> s & 1 and follows(key, slot_rank[s], wrap):
             moves |= np.int64(1) << s
-            r2, e2 = remove_slot(removed, exposed, s)
-            v = _value(
-                r2, e2, slot_rank[s], e2 & ~exposed, code, stock, slot_rank, counts, radix, down,
-                wrap, when_stuck, table, nodes, False,
-            )  # fmt: skip
-            if v < 0.0:
-                return out_moves[:0], out_vals[:0], nodes[0]
-            out_moves[n] = s
-            out_vals[n] = v
-            n += 1
-    if draw_allowed(stock, moves, when_stuck):
+    n = 0
+    for m in range(DRAW + 1):  # the removals by slot, then the draw (DRAW is slot 28's number)
+        if m == DRAW:
+            if not draw_allowed(stock, moves, when_stuck):
+                break
+            r2, e2, k2, new = removed, exposed, key, np.int64(0)
+        elif moves >> m & 1:
+            r2, e2 = remove_slot(removed, exposed, m)
+            k2, new = slot_rank[m], e2 & ~exposed
+        else:
+            continue
         v = _value(
-            removed, exposed, key, 0, code, stock, slot_rank, counts, radix, down,
-            wrap, when_stuck, table, nodes, True,
+            r2, e2, k2, new, code, stock, slot_rank, counts, radix, down,
+            wrap, when_stuck, table, nodes, m == DRAW,
         )  # fmt: skip
         if v < 0.0:
             return out_moves[:0], out_vals[:0], nodes[0]
-        out_moves[n] = DRAW
+        out_moves[n] = m
         out_vals[n] = v
         n += 1
     return out_moves[:n], out_vals[:n], nodes[0]
