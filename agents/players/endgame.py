@@ -53,16 +53,6 @@ def new_table(bits: int = TABLE_BITS) -> tuple[np.ndarray, ...]:
     )
 
 
-class _Search:
-    """Documentation only: what the kernels below pass around as ``ctx`` arrays.
-
-    ``slot_rank`` (28): ranks of the known slots, 0 where unknown (changed and restored as the
-    search turns cards up); ``counts`` (14): the unseen cards by rank, 0 = jokers (changed and
-    restored); ``radix`` (14): the mixed radix of ``counts``' code; ``down`` (up to
-    ``MAX_FACE_DOWN``): the slots face down at the root; ``table``: :func:`new_table`'s arrays;
-    ``nodes`` (2): positions entered and the limit."""
-
-
 @njit(cache=True, inline="always")
 def _slot(a, b, mask):
     h = a * np.int64(-7046029254386353131) ^ b * np.int64(0x632BE59BD9B4E019)
@@ -78,6 +68,10 @@ def _value(
     (those still unknown are turned up first: a chance node over their ranks, each a uniform
     non-joker unseen card); ``code`` is ``counts``' index in ``radix``; ``stock`` the stock
     cards left; ``draw_only``: the value of the draw alone (for :func:`fair_values`' root).
+    ``slot_rank`` (the known ranks, 0 where unknown) and ``counts`` (the unseen cards by rank,
+    0 = jokers) are changed and restored as the search turns cards up and draws; ``down`` are
+    the slots face down at the root (their ranks, packed, are part of the table's key);
+    ``table`` is :func:`new_table`'s; ``nodes``: positions entered and the limit.
     One self-recursive function: numba types no mutual recursion."""
     if removed == ALL_SLOTS:
         return 1.0

@@ -259,7 +259,7 @@ def _sum_ranks(ranks, unseen):
 @njit(cache=True, inline="always")
 def _outs(key, unseen, wrap):
     """Unseen cards that may be played on waste key ``key`` (jokers count; key 0: all)."""
-    if key == 0:
+    if key == 0:  # an empty waste or a joker: every rank follows (kernels.follows)
         return _sum_ranks(RANK_BITS, unseen)
     return _sum_ranks(near_ranks(np.int64(1) << key, wrap), unseen)
 
