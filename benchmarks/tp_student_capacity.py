@@ -46,15 +46,15 @@ def load_positions(folders: list[str]) -> Any:
 
 
 def fit(data: Any, hidden: list[int], *, epochs: int, lr: float, temperature: float, seed: int = 0) -> Layers:
-    """The loss of :func:`agents.training.base_net.fit` (softmax of the scores over a position's
-    candidates against the softmax of the teacher's values / ``temperature``), any depth."""
+    """A network of any depth trained by :func:`agents.training.base_net.fit_scores` (the loss of
+    :func:`agents.training.base_net.fit`), in float32."""
     import torch
     from torch import nn
 
-    from agents.players.playouts import MAX_CANDIDATES, N_FEATURES
+    from agents.players.playouts import N_FEATURES
+    from agents.training.base_net import fit_scores
 
     torch.manual_seed(seed)
-    gen = np.random.default_rng(seed)
     layers: list[nn.Module] = []
     n_in = N_FEATURES
     for h in hidden:
@@ -62,23 +62,16 @@ def fit(data: Any, hidden: list[int], *, epochs: int, lr: float, temperature: fl
         n_in = h
     layers.append(nn.Linear(n_in, 1))
     model = nn.Sequential(*layers)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    x_all = torch.as_tensor(data.features, dtype=torch.float32)
-    mask = torch.as_tensor(np.arange(MAX_CANDIDATES)[None, :] < data.count[:, None])
-    values = torch.as_tensor(data.values, dtype=torch.float32).masked_fill(~mask, -1e9)
-    target = torch.softmax(values / temperature, dim=1)
-    n, batch = len(data), 512
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, epochs * ((n + batch - 1) // batch)))
-    for _ in range(epochs):
-        order = gen.permutation(n)
-        for start in range(0, n, batch):
-            idx = torch.as_tensor(order[start : start + batch])
-            logits = model(x_all[idx]).squeeze(-1).masked_fill(~mask[idx], -1e9)
-            loss = -(target[idx] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
+    fit_scores(
+        model,
+        data,
+        epochs=epochs,
+        batch_size=512,
+        learning_rate=lr,
+        temperature=temperature,
+        seed=seed,
+        dtype=torch.float32,
+    )
     return [
         (m.weight.detach().numpy().astype(np.float64), m.bias.detach().numpy().astype(np.float64))
         for m in model

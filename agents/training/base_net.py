@@ -39,7 +39,7 @@ from agents.players.rollout import DEFAULT_POLICY, TriPeaksRollout, tripeaks_pos
 from solitaire_env.games import make_game
 from solitaire_env.tripeaks.rules import DRAW
 
-__all__ = ["WIN_VALUE", "Positions", "collect", "fit", "load_net", "save_net"]
+__all__ = ["WIN_VALUE", "Positions", "collect", "fit", "fit_scores", "load_net", "save_net"]
 
 #: A win's value in cards, on top of the 28 cleared (the pretraining's ``win_bonus``).
 WIN_VALUE = 30.0
@@ -150,7 +150,6 @@ def fit(
     from torch import nn
 
     torch.manual_seed(seed)
-    gen = np.random.default_rng(seed)
     first, last = nn.Linear(N_FEATURES, hidden).double(), nn.Linear(hidden, 1).double()
     model = nn.Sequential(first, nn.ReLU(), last)
     if init is not None:
@@ -160,11 +159,48 @@ def fit(
             first.bias.copy_(torch.as_tensor(b1))
             last.weight.copy_(torch.as_tensor(w2).unsqueeze(0))
             last.bias.fill_(float(b2))
+    fit_scores(
+        model,
+        data,
+        epochs=epochs,
+        batch_size=batch_size,
+        learning_rate=learning_rate,
+        temperature=temperature,
+        seed=seed,
+        dtype=torch.float64,
+    )
+    with torch.no_grad():
+        return net_array(
+            first.weight.numpy().copy(),
+            first.bias.numpy().copy(),
+            last.weight.numpy()[0].copy(),
+            float(last.bias.item()),
+        )
+
+
+def fit_scores(
+    model: Any,
+    data: Positions,
+    *,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    temperature: float,
+    seed: int,
+    dtype: Any,
+) -> None:
+    """Train ``model`` (a torch module: a candidate's inputs to its score) in place by the loss of
+    :func:`fit`: the softmax of its scores over a position's candidates against the softmax of
+    the teacher's values / ``temperature`` (cross-entropy), Adam with a cosine decay, the
+    positions shuffled by a generator seeded by ``seed``; tensors in ``dtype``."""
+    import torch
+
+    gen = np.random.default_rng(seed)
     opt = torch.optim.Adam(model.parameters(), lr=learning_rate)
-    x_all = torch.as_tensor(data.features, dtype=torch.float64)
+    x_all = torch.as_tensor(data.features, dtype=dtype)
     mask_all = torch.as_tensor(np.arange(MAX_CANDIDATES)[None, :] < data.count[:, None])
     target_all = torch.softmax(
-        torch.as_tensor(data.values, dtype=torch.float64).masked_fill(~mask_all, -1e9) / temperature, dim=1
+        torch.as_tensor(data.values, dtype=dtype).masked_fill(~mask_all, -1e9) / temperature, dim=1
     )
     n = len(data)
     steps = max(1, epochs * ((n + batch_size - 1) // batch_size))
@@ -179,13 +215,6 @@ def fit(
             loss.backward()
             opt.step()
             sched.step()
-    with torch.no_grad():
-        return net_array(
-            first.weight.numpy().copy(),
-            first.bias.numpy().copy(),
-            last.weight.numpy()[0].copy(),
-            float(last.bias.item()),
-        )
 
 
 def split_net(net: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
