@@ -54,6 +54,20 @@ def new_table(bits: int = TABLE_BITS) -> tuple[np.ndarray, ...]:
 
 
 @njit(cache=True, inline="always")
+def _removable(exposed, key, slot_rank, wrap):
+    """The exposed slots whose known rank follows waste key ``key`` (:func:`kernels.follows`); the
+    kernels' accept masks are fixed per deal, but here ranks turn up during the search."""
+    moves = np.int64(0)
+    rest = exposed
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if follows(key, slot_rank[bit_index(low)], wrap):
+            moves |= low
+    return moves
+
+
+@njit(cache=True, inline="always")
 def _slot(a, b, mask):
     h = a * np.int64(-7046029254386353131) ^ b * np.int64(0x632BE59BD9B4E019)
     return (h ^ (h >> 31)) & mask
@@ -117,13 +131,7 @@ def _value(
     nodes[0] += 1
     if nodes[0] > nodes[1]:
         return -1.0
-    moves = np.int64(0)
-    rest = exposed
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        if follows(key, slot_rank[bit_index(low)], wrap):
-            moves |= low
+    moves = _removable(exposed, key, slot_rank, wrap)
     best = 0.0
     rest = 0 if draw_only else moves
     while rest and best < 1.0:
@@ -214,10 +222,7 @@ def fair_values(layout, removed, key, unseen, stock, wrap, when_stuck, max_nodes
     nodes = np.zeros(2, np.int64)
     nodes[1] = max_nodes
     exposed = exposed_slots(removed)
-    moves = np.int64(0)
-    for s in range(NUM_SLOTS):
-        if exposed >> s & 1 and follows(key, slot_rank[s], wrap):
-            moves |= np.int64(1) << s
+    moves = _removable(exposed, key, slot_rank, wrap)
     n = 0
     for m in range(DRAW + 1):  # the removals by slot, then the draw (DRAW is slot 28's number)
         if m == DRAW:
