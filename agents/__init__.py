@@ -25,11 +25,6 @@ function, also after ``import agents.evaluate`` elsewhere; reach the module's ot
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
-import sys
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -64,59 +59,6 @@ _LAZY = {
     "EvalResult": "agents.evaluation.harness",
     "EvalConfig": "agents.evaluation.config",
 }
-
-#: The module paths from before the agents moved into ``players/``, ``evaluation/`` and
-#: ``training/`` (issue 20), and where each module is now.  ``import agents.rollout`` still works
-#: and hands out the very module ``agents.players.rollout`` (one module object, so patching or
-#: pickling through either path is the same); README's "Moved modules" lists them.
-MOVED_MODULES = {
-    "agents.random": "agents.players.random",
-    "agents.heuristics": "agents.players.heuristics",
-    "agents.heuristics.tripeaks": "agents.players.heuristics.tripeaks",
-    "agents.heuristics.fortythieves": "agents.players.heuristics.fortythieves",
-    "agents.rollout": "agents.players.rollout",
-    "agents._playout": "agents.players.playouts",
-    "agents.pimc": "agents.players.pimc",
-    "agents.oracle": "agents.players.oracle",
-    "agents.ppo": "agents.players.ppo",
-    "agents.config": "agents.evaluation.config",
-    "agents.backends": "agents.evaluation.backends",
-    "agents.records": "agents.evaluation.records",
-    "agents.train": "agents.training.train",
-    "agents.train_config": "agents.training.config",
-    "agents.train_callbacks": "agents.training.callbacks",
-    "agents.train_eval": "agents.training.evaluations",
-    "agents.train_outputs": "agents.training.outputs",
-    "agents.train_signals": "agents.training.signals",
-    "agents.pretrain": "agents.training.pretrain",
-    "agents.afterstate": "agents.training.afterstate",
-    "agents.features": "agents.training.features",
-    "agents.advice": "agents.training.advice",
-    "agents.shaping": "agents.training.shaping",
-    "agents.move_values": "agents.training.move_values",
-    "agents.symmetry": "agents.training.symmetry",
-}
-# (``agents.evaluation``, the old harness module, is now the package of that name; its names
-# are still found there: see agents/evaluation/__init__.py.)
-
-
-class _MovedModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports an old module path of :data:`MOVED_MODULES` as the module at its new path."""
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in MOVED_MODULES:
-            return None
-        return importlib.util.spec_from_loader(fullname, self)
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        return importlib.import_module(MOVED_MODULES[spec.name])
-
-    def exec_module(self, module: ModuleType) -> None:
-        """Nothing to run: the module at the new path is already imported."""
-
-
-if not any(isinstance(finder, _MovedModuleFinder) for finder in sys.meta_path):
-    sys.meta_path.insert(0, _MovedModuleFinder())
 
 __all__ = [
     "Agent",

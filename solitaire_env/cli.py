@@ -5,11 +5,12 @@ the function reads the parsed arguments, calls the library and returns the exit 
 Adding a verb is adding one such function.  The work is done elsewhere: the deal and rules the
 arguments name in :mod:`solitaire_env.deal_args`, what ``deal``, ``solve`` and ``hint`` print
 (and the move names ``hint`` reads) in :mod:`solitaire_env.text`, the run over many deals in
-:mod:`solitaire_env.solvability`, terminal play in :mod:`solitaire_env.play`, benchmarks in
-:mod:`solitaire_env.bench`, and evaluation, replay and training in ``agents`` (imported lazily:
-this module is the one place that joins the library and the agents; what ``eval --dry-run`` and
-``train --dry-run`` print is the configs' ``dry_run_text()``, and which agents' numba kernels
-are not cached yet :func:`agents.evaluation.harness.numba_cold_agents` says).
+:mod:`solitaire_env.solvability`, terminal play in :mod:`solitaire_env.common.tty` and each
+game's ``session`` module, benchmarks in :mod:`solitaire_env.bench`, and evaluation, replay and
+training in ``agents`` (imported lazily: this module is the one place that joins the library and
+the agents; what ``eval --dry-run`` and ``train --dry-run`` print is the configs'
+``dry_run_text()``, and which agents' numba kernels are not cached yet
+:func:`agents.evaluation.harness.numba_cold_agents` says).
 
 Every error (a bad deal code or deal string, an unknown verb or option, a bad option value, a
 missing file; the library's ``ValueError`` and ``OSError``) is one line on stderr,
@@ -32,6 +33,7 @@ import numpy as np
 from solitaire_env import __version__
 from solitaire_env.common.deals import DealCodeError, GameCode
 from solitaire_env.common.outputs import output_path_problem
+from solitaire_env.common.render import write_text
 from solitaire_env.deal_args import (
     ft_rules,
     game_for,
@@ -44,7 +46,6 @@ from solitaire_env.deal_args import (
 )
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.games import GAMES, game_name, game_spec
-from solitaire_env.render import write_text
 from solitaire_env.text import RULE_NAMES, deal_text, hint_text, one_line, play_moves, solve_text
 
 PROG = "solitaire-env"
@@ -362,18 +363,20 @@ examples:
     epilog=PLAY_EPILOG,
 )
 def cmd_play(args: argparse.Namespace) -> int:
-    from solitaire_env import play
+    from solitaire_env.common.tty import Session, run
+    from solitaire_env.fortythieves.session import FortyThievesSession
+    from solitaire_env.tripeaks.session import PlaySession
 
     if args.file == "-":
         raise CLIError("play reads its keys from stdin: give the deal with --file PATH, not --file -")
     rng = np.random.default_rng(args.seed)
     deal, letter = load_deal(args, rng)
-    session: play.Session
+    session: Session
     if isinstance(deal, FortyThievesDeal):
-        session = play.FortyThievesSession(deal, ft_rules(args), rng=rng)
+        session = FortyThievesSession(deal, ft_rules(args), rng=rng)
     else:
-        session = play.PlaySession(deal, tp_rules(args, deal, letter), args.scoring or "app", rng=rng)
-    return play.run(session, lines=args.lines)
+        session = PlaySession(deal, tp_rules(args, deal, letter), args.scoring or "app", rng=rng)
+    return run(session, lines=args.lines)
 
 
 # --------------------------------------------------------------------------- solve

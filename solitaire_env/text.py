@@ -23,13 +23,15 @@ import re
 from typing import TYPE_CHECKING
 
 from solitaire_env.common.cards import card_text, parse_card
+from solitaire_env.common.render import symbol
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.render import fortythieves_ansi
 from solitaire_env.fortythieves.rules import FIRST_FOUNDATION_SRC, FOUNDATION, NUM_COLUMNS, WASTE
 from solitaire_env.games import GAMES
-from solitaire_env.render import fortythieves_ansi, symbol, tripeaks_ansi
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
+from solitaire_env.tripeaks.render import tripeaks_ansi
 from solitaire_env.tripeaks.rules import TriPeaksRules
 
 if TYPE_CHECKING:

@@ -26,6 +26,7 @@ from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import FOUNDATION, NUM_DESTS
+from solitaire_env.fortythieves.session import FortyThievesSession
 from solitaire_env.games import decode_deal
 from solitaire_env.hints import (
     REASON_BUDGET,
@@ -40,10 +41,10 @@ from solitaire_env.hints import (
     public_move,
     tripeaks_knowledge,
 )
-from solitaire_env.play import FortyThievesSession, PlaySession
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import DRAW, TriPeaksRules
+from solitaire_env.tripeaks.session import PlaySession
 from solitaire_env.tripeaks.solver import solve_tripeaks
 
 SEEDS = st.integers(0, 2**35 - 1)

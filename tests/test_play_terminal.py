@@ -1,4 +1,4 @@
-"""Terminal play (solitaire_env/play.py) as a terminal shows it: 80 columns, the summary on
+"""Terminal play (common/tty.py and each game's session.py) as a terminal shows it: 80 columns, the summary on
 Ctrl-C, and suit letters on an ASCII-only terminal (also for ``deal``)."""
 
 from __future__ import annotations
@@ -16,22 +16,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solitaire_env import play
 from solitaire_env.common.cards import card_text
+from solitaire_env.common.tty import WIDTH, Session, fit, run_lines
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.rules import FortyThievesRules
+from solitaire_env.fortythieves.session import FT_KEYS_LINE, FortyThievesSession
 from solitaire_env.games import decode_deal
-from solitaire_env.play import (
-    FT_KEYS_LINE,
-    KEYS_LINE,
-    FortyThievesSession,
-    PlaySession,
-    Session,
-    fit,
-    run_lines,
-)
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.rules import TriPeaksRules
+from solitaire_env.tripeaks.session import KEYS_LINE, PlaySession
 
 TP_CODE, FT_CODE = "TP1-E-AAAAAAB", "FT1-N-AAAAAAB"
 #: Keys that bring up every kind of line: help, hints, selections, illegal moves, the cursor
@@ -93,7 +86,7 @@ def test_fit_breaks_long_lines_and_keeps_every_word() -> None:
 
 
 def test_keys_lines_fit() -> None:
-    assert play.WIDTH == 80
+    assert WIDTH == 80
     for keys in (KEYS_LINE, FT_KEYS_LINE):
         for line in keys.split("\n"):
             assert len("  " + line) <= 80, line

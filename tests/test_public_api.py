@@ -234,67 +234,116 @@ def test_agents_evaluate_stays_the_function_after_the_submodules_are_imported() 
     )
 
 
-#: The import paths that issue 20 moved (old path, new path, a public name defined at the new one):
-#: each old path keeps working and hands out the very same objects (README, "Moved modules").
-MOVED_MODULES = [
-    ("solitaire_env.vector.tripeaks", "solitaire_env.tripeaks.batch", "TriPeaksVectorEnv"),
-    ("solitaire_env.vector.fortythieves", "solitaire_env.fortythieves.batch", "FortyThievesVectorEnv"),
-    ("solitaire_env.vector.tripeaks_kernels", "solitaire_env.tripeaks.batch_kernels", "sample_legal"),
-    ("solitaire_env.vector.fortythieves_kernels", "solitaire_env.fortythieves.batch_kernels", "deal_from_seed"),
-    ("solitaire_env.vector.sb3", "solitaire_env.sb3", "SB3VecEnv"),
-    ("solitaire_env.solver.tripeaks", "solitaire_env.tripeaks.solver", "solve_tripeaks"),
-    ("solitaire_env.solver.fortythieves", "solitaire_env.fortythieves.solver", "solve_fortythieves"),
-    ("solitaire_env.solver.result", "solitaire_env.common.result", "SolveResult"),
-    ("solitaire_env.solver.api", "solitaire_env.solving", "as_game"),
-    ("solitaire_env.solver.hint", "solitaire_env.hints", "public_move"),
-    ("solitaire_env.solver.hint", "solitaire_env.tripeaks.knowledge", "TriPeaksKnowledge"),
-    ("solitaire_env.solver.hint", "solitaire_env.fortythieves.advice", "fortythieves_advice"),
-    ("solitaire_env.solver.stats", "solitaire_env.solvability", "summary_table"),
-    ("solitaire_env.solver.stats", "solitaire_env.common.deals", "draw_codes"),
-    ("solitaire_env.cards", "solitaire_env.common.cards", "parse_card"),
-    ("solitaire_env.deals", "solitaire_env.common.deals", "parse_deal_code"),
-    ("solitaire_env.deals", "solitaire_env.tripeaks.deal", "TriPeaksDeal"),
-    ("solitaire_env.deals", "solitaire_env.fortythieves.deal", "FortyThievesDeal"),
-    ("solitaire_env.deals", "solitaire_env.games", "decode_deal"),
-    ("solitaire_env.env", "solitaire_env.common.env", "SolitaireEnv"),
+#: The public API of 1.0. Adding or removing a name is a decision: change this list, the
+#: ``__all__`` of the package and the docs' API reference together.
+SOLITAIRE_ENV_API = [
+    "DealCode",
+    "DealCodeError",
+    "DealStringError",
+    "ENV_IDS",
+    "FORTYTHIEVES_MAX_STEPS",
+    "FortyThievesDeal",
+    "FortyThievesGame",
+    "FortyThievesRules",
+    "FortyThievesScoring",
+    "GAMES",
+    "GameCode",
+    "GameName",
+    "Hint",
+    "PointScoring",
+    "Scoring",
+    "SolveResult",
+    "TRIPEAKS_MAX_STEPS",
+    "TriPeaksDeal",
+    "TriPeaksGame",
+    "TriPeaksRules",
+    "__version__",
+    "decode_deal",
+    "game_spec",
+    "hint",
+    "make_game",
+    "parse_deal_code",
+    "solve",
+]
+AGENTS_API = [
+    "Agent",
+    "AgentOptionError",
+    "EnvOutput",
+    "EvalConfig",
+    "EvalResult",
+    "PublicState",
+    "UnknownAgentError",
+    "agent_class",
+    "agent_names",
+    "agent_options",
+    "decide",
+    "env_output",
+    "evaluate",
+    "make_agent",
+    "observe",
+    "public_state",
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "name"), MOVED_MODULES)
-def test_a_moved_module_keeps_its_old_path(old: str, new: str, name: str) -> None:
-    import importlib
-
-    moved = importlib.import_module(new)
-    assert hasattr(moved, name), f"{new} does not define {name}"
-    assert getattr(importlib.import_module(old), name) is getattr(moved, name)
+def test_the_public_api_is_pinned() -> None:
+    assert sorted(solitaire_env.__all__) == sorted(SOLITAIRE_ENV_API)
+    assert sorted(agents.__all__) == sorted(AGENTS_API)
+    assert len(set(solitaire_env.__all__)) == len(solitaire_env.__all__)
+    assert len(set(agents.__all__)) == len(agents.__all__)
 
 
-def test_every_old_agents_path_is_the_module_at_its_new_path() -> None:
-    """``agents.MOVED_MODULES``: an old path imported first, or after its new path, is the one
-    module object (so a patch or a pickle through either path is the same); old files are gone."""
-    from agents import MOVED_MODULES
+def _only_reexports(path: Path) -> bool:
+    """True when a module's body is nothing but imports (and ``__all__``): a second path to names
+    defined elsewhere.  A package's ``__init__`` with only a docstring is not one."""
+    import ast
 
-    root = Path(agents.__file__).parent
-    for old in MOVED_MODULES:
-        leaf = old.split(".")[1]
-        assert not (root / f"{leaf}.py").exists(), f"{old}: the old file is still there"
-    pairs = repr(sorted(MOVED_MODULES.items()))
-    for order in ("old, new", "new, old"):
-        run_python(
-            "import importlib, sys\n"
-            f"for old, new in {pairs}:\n"
-            f"    first, second = ({order})\n"
-            "    a = importlib.import_module(first)\n"
-            "    b = importlib.import_module(second)\n"
-            "    assert a is b and sys.modules[old] is sys.modules[new], (old, new)\n"
-            "    assert a.__name__ == new, (old, a.__name__)\n"
+    body = [
+        n
+        for n in ast.parse(path.read_text()).body
+        if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
+    ]
+    imports = [
+        n
+        for n in body
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        and not (isinstance(n, ast.ImportFrom) and n.module == "__future__")
+    ]
+    rest = [n for n in body if n not in imports and not (isinstance(n, ast.ImportFrom) and n.module == "__future__")]
+    only_all = all(
+        isinstance(n, (ast.Assign, ast.AnnAssign))
+        and all(
+            isinstance(t, ast.Name) and t.id == "__all__"
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
         )
-    run_python(
-        "from agents.config import EvalConfig\nfrom agents.evaluation.config import EvalConfig as E\n"
-        "assert EvalConfig is E\n"
-        "from agents.rollout import TriPeaksRollout\nimport agents.players.rollout as r\n"
-        "assert TriPeaksRollout is r.TriPeaksRollout\n"
-        "from agents.evaluation import evaluate, EvalResult\nimport agents.evaluation.harness as h\n"
-        "assert evaluate is h.evaluate and EvalResult is h.EvalResult\n"
-        "import agents.heuristics.tripeaks as t, agents.players.heuristics.tripeaks as t2\nassert t is t2\n"
+        for n in rest
     )
+    return bool(imports) and only_all
+
+
+def test_no_module_only_reexports_another_and_no_import_hook() -> None:
+    root = Path(solitaire_env.__file__).parent.parent
+    offenders = [
+        str(p.relative_to(root))
+        for package in ("solitaire_env", "agents")
+        for p in sorted((root / package).rglob("*.py"))
+        if _only_reexports(p)
+    ]
+    assert offenders == []
+    assert not hasattr(agents, "MOVED_MODULES")
+    run_python(
+        "import importlib.util, sys, agents\n"
+        "assert not any('Moved' in type(f).__name__ for f in sys.meta_path)\n"
+        "old = ('agents.rollout', 'agents.config', 'agents._playout', 'solitaire_env.vector',\n"
+        "       'solitaire_env.solver', 'solitaire_env.env', 'solitaire_env.play', 'solitaire_env.render')\n"
+        "for old in old:\n"
+        "    assert importlib.util.find_spec(old) is None, old\n"
+    )
+
+
+def test_the_reexport_check_can_fail(tmp_path: Path) -> None:
+    planted = tmp_path / "old_path.py"
+    planted.write_text('"""old path"""\nfrom solitaire_env.common.cards import *  # noqa: F403\n__all__ = ["x"]\n')
+    assert _only_reexports(planted)
+    real = tmp_path / "real.py"
+    real.write_text("from os import path\n\n\ndef f() -> str:\n    return path.sep\n")
+    assert not _only_reexports(real)

@@ -1,4 +1,4 @@
-"""The drawings (solitaire_env/render.py: common/render.py and each game's render.py): suits in
+"""The drawings (common/render.py and each game's render.py): suits in
 rgb_array frames, and text for a stream.
 
 The frames draw suits as vector pips, so swapping two suits in a deal must change the picture
@@ -16,22 +16,11 @@ import numpy as np
 import pytest
 
 import solitaire_env  # noqa: F401  (registers the envs)
-from solitaire_env import render
 from solitaire_env.common import render as common_render
+from solitaire_env.common.render import BLACK, CARD_H, CARD_W, RED, fallback_table, text_for, write_text
+from solitaire_env.fortythieves.render import FT_FAN, fortythieves_ansi, fortythieves_card_xy
 from solitaire_env.games import decode_deal
-from solitaire_env.render import (
-    BLACK,
-    CARD_H,
-    CARD_W,
-    FT_FAN,
-    RED,
-    TP_WASTE_XY,
-    fallback_table,
-    fortythieves_card_xy,
-    text_for,
-    tripeaks_card_xy,
-    write_text,
-)
+from solitaire_env.tripeaks.render import TP_WASTE_XY, tripeaks_ansi, tripeaks_card_xy
 
 TP_ID, FT_ID = "solitaire_env/TriPeaks-v0", "solitaire_env/FortyThieves-v0"
 SWAPS = [("H", "D"), ("C", "S")]
@@ -123,7 +112,7 @@ def test_red_suits_are_red_and_black_suits_black() -> None:
 
 
 def test_each_suit_has_its_own_pip() -> None:
-    masks = {s: np.asarray(render.pip_mask(s, 22)) for s in "CDHS*"}
+    masks = {s: np.asarray(common_render.pip_mask(s, 22)) for s in "CDHS*"}
     for s, m in masks.items():
         assert m.shape == (22, 22) and m.max() > 200 and m.min() == 0, s  # ink on a clear ground
     names = sorted(masks)
@@ -170,14 +159,14 @@ def test_ansi_render_keeps_the_symbols() -> None:
 
 
 def test_text_for_an_ascii_stream_uses_letters() -> None:
-    board = render.tripeaks_ansi(decode_view("TP1-E-AAAAAAB"))
+    board = tripeaks_ansi(decode_view("TP1-E-AAAAAAB"))
     assert "6♠" in board
     for encoding in ("ascii", "ANSI_X3.4-1968", "latin-1", "no-such-codec"):
         text = text_for(board, encoding)
         assert text.isascii(), encoding
         assert "6S  4C  2H  JH  2D" in text and "##  ##" in text
         assert len(text.splitlines()[3]) == len(board.splitlines()[3])  # the columns stay in place
-    ft = render.fortythieves_ansi(decode_view("FT1-N-AAAAAAB"))
+    ft = fortythieves_ansi(decode_view("FT1-N-AAAAAAB"))
     text = text_for(ft, "ascii")
     assert text.isascii() and "-S  -H  -D  -C" in text and "JC  AH  7S  KH" in text
     assert text_for("← → … x", "ascii") == "Left Right ... x"
@@ -185,7 +174,7 @@ def test_text_for_an_ascii_stream_uses_letters() -> None:
 
 
 def test_text_for_unicode_streams_keeps_the_symbols() -> None:
-    board = render.tripeaks_ansi(decode_view("TP1-E-AAAAAAB"))
+    board = tripeaks_ansi(decode_view("TP1-E-AAAAAAB"))
     for encoding in (None, "utf-8", "UTF-8", "utf-16"):
         assert text_for(board, encoding) == board
         assert fallback_table(encoding) == {}

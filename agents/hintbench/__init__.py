@@ -1,4 +1,4 @@
-"""Hint heuristics benchmarked move by move (issue 22).
+"""Hint heuristics benchmarked move by move.
 
 - :mod:`.positions`: the position set, positions met along a reference player's episodes, each
   stored as a deal code, rule options and the actions from the deal (so that the same positions
@@ -10,25 +10,3 @@
 - :mod:`.scoring`: per heuristic, agreement with the best fair move, blunder rate, regret, and
   paired comparisons between heuristics on the same positions.
 """
-
-from agents.hintbench.heuristics import Heuristic, heuristic, heuristic_choices
-from agents.hintbench.labels import FairValue, MoveLabel, PositionLabels, label_position
-from agents.hintbench.positions import Position, position_game, sample_positions
-from agents.hintbench.scoring import HeuristicScore, PairedComparison, compare, score_choices
-
-__all__ = [
-    "FairValue",
-    "Heuristic",
-    "HeuristicScore",
-    "MoveLabel",
-    "PairedComparison",
-    "Position",
-    "PositionLabels",
-    "compare",
-    "heuristic",
-    "heuristic_choices",
-    "label_position",
-    "position_game",
-    "sample_positions",
-    "score_choices",
-]

@@ -140,7 +140,7 @@ class TriPeaksBase(Agent):
 
     def __init__(self, game: GameName = "tripeaks", seed: int = 0, *, net: str | None = None, **policy: int) -> None:
         super().__init__(game, seed)
-        from agents import _playout  # numba: imported with the agent, not with the package
+        from agents.players import playouts as _playout  # numba: imported with the agent, not with the package
 
         self._kernels = _playout
         self.net = net
@@ -203,7 +203,7 @@ class TriPeaksRollout(Agent):
         **policy: int,
     ) -> None:
         super().__init__(game, seed)
-        from agents import _playout  # numba: imported with the agent, not with the package
+        from agents.players import playouts as _playout  # numba: imported with the agent, not with the package
 
         if samples < 1:
             raise ValueError(f"samples must be >= 1, got {samples!r}")

@@ -32,8 +32,8 @@ from gymnasium import spaces
 from numba import njit
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
-from agents import _playout as P
 from agents.base import PublicState
+from agents.players import playouts as P
 from agents.players.rollout import DEFAULT_POLICY, tripeaks_position
 from agents.training.move_values import draws_when_stuck, input_buffers, public_inputs
 from solitaire_env.tripeaks.game import NUM_ACTIONS

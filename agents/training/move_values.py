@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents import _playout as P
+from agents.players import playouts as P
 from agents.players.rollout import DEFAULT_POLICY
 from solitaire_env.common.cards import JOKER
 from solitaire_env.tripeaks.game import NUM_ACTIONS

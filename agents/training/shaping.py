@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
-from agents import _playout as P
+from agents.players import playouts as P
 from agents.players.rollout import DEFAULT_POLICY
 from agents.training.move_values import potentials
 from solitaire_env.tripeaks.batch import TriPeaksVectorEnv

@@ -20,8 +20,8 @@ import itertools
 import numpy as np
 import pytest
 
-from agents import _playout as K
 from agents.base import decide, public_state
+from agents.players import playouts as K
 from agents.players.rollout import FortyThievesRollout, TriPeaksRollout, tripeaks_inputs
 from agents.registry import agent_class, make_agent
 from solitaire_env.common.cards import JOKER

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import _playout as K
 from agents.base import decide, public_state
+from agents.players import playouts as K
 from agents.players.rollout import DEFAULT_POLICY, TriPeaksBase, TriPeaksRollout, tripeaks_position
 from agents.registry import make_agent
 from agents.training.base_net import Positions, collect, fit, load_net, save_net, split_net

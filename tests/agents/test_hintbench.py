@@ -10,20 +10,10 @@ import pytest
 
 from agents import make_agent
 from agents.base import public_state
-from agents.hintbench import (
-    FairValue,
-    MoveLabel,
-    Position,
-    PositionLabels,
-    compare,
-    heuristic,
-    heuristic_choices,
-    label_position,
-    position_game,
-    sample_positions,
-    score_choices,
-)
-from agents.hintbench.labels import fair_values, truth_labels
+from agents.hintbench.heuristics import heuristic, heuristic_choices
+from agents.hintbench.labels import FairValue, MoveLabel, PositionLabels, fair_values, label_position, truth_labels
+from agents.hintbench.positions import Position, position_game, sample_positions
+from agents.hintbench.scoring import compare, score_choices
 from solitaire_env.common.deals import draw_codes
 from solitaire_env.tripeaks.reference_solver import reference_solvable
 

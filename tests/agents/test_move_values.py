@@ -10,8 +10,8 @@ pytest.importorskip("stable_baselines3")
 
 from vector_helpers import tripeaks_lockstep
 
-from agents import _playout as P
 from agents.base import public_state
+from agents.players import playouts as P
 from agents.players.rollout import DEFAULT_POLICY
 from agents.training.move_values import action_values, potentials
 from agents.training.shaping import PlayoutShaping

@@ -15,8 +15,8 @@ pytest.importorskip("stable_baselines3")
 
 from vector_helpers import tripeaks_lockstep
 
-from agents import _playout as P
 from agents.base import public_state
+from agents.players import playouts as P
 from agents.players.rollout import DEFAULT_POLICY, tripeaks_position
 from agents.training.move_values import draws_when_stuck, input_buffers, public_inputs
 from solitaire_env.solvability import draw_codes

@@ -17,7 +17,7 @@ import solitaire_env
 from solitaire_env import DealCodeError, DealStringError, TriPeaksDeal
 from solitaire_env.common.cards import JOKER, card_symbol, card_text, rank_of
 from solitaire_env.common.env import IllegalActionError
-from solitaire_env.render import CARD_BACK
+from solitaire_env.common.render import CARD_BACK
 from solitaire_env.tripeaks import observe as ob
 from solitaire_env.tripeaks.rules import BOTTOM_SLOTS, TriPeaksRules
 from solitaire_env.tripeaks.scoring import APP, CLASSIC, STREAK, PointScoring

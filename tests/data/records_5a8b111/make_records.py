@@ -1,13 +1,13 @@
-"""Writes this folder's episode records and traces.json with an OLD tree (the code before issue 20).
+"""Writes this folder's episode records and traces.json with an OLD tree (commit 5a8b111).
 
 Run it with the old tree first on the path (it refuses to run with this repository's code):
 
     mkdir -p /tmp/before && git archive 5a8b111 | tar -x -C /tmp/before
-    cd /tmp/before && PYTHONPATH=/tmp/before python /path/to/tests/data/records_before_issue20/make_records.py
+    cd /tmp/before && PYTHONPATH=/tmp/before python /path/to/tests/data/records_5a8b111/make_records.py
 
 For every run of ``RUNS`` it calls ``python -m solitaire_env eval ... --record`` of that tree
 (one worker) into ``<run>/``, then plays every record again in that tree's envs with
-``trajectory`` of tests/test_records_before_issue20.py under each of its ``VARIANTS`` and
+``trajectory`` of tests/test_records_5a8b111.py under each of its ``VARIANTS`` and
 writes the rewards and digests to ``traces.json``.  Existing run folders are replaced.
 """
 
@@ -46,7 +46,7 @@ def main() -> int:
         raise SystemExit("make_records: run it with the old tree first on PYTHONPATH, not this repository")
     print(f"old tree: {tree}")
     sys.path.insert(0, str(REPO / "tests"))
-    from test_records_before_issue20 import VARIANTS, trajectory
+    from test_records_5a8b111 import VARIANTS, trajectory
 
     traces = {}
     for run, args in RUNS.items():

@@ -1,6 +1,7 @@
-"""Episodes recorded by the code before issue 20 (commit 5a8b111) replay bit-exact with the current code.
+"""Episodes recorded by the code of commit 5a8b111 (before the modules moved into their folders)
+replay bit-exact with the current code.
 
-``tests/data/records_before_issue20/`` holds episode records written by ``solitaire-env eval
+``tests/data/records_5a8b111/`` holds episode records written by ``solitaire-env eval
 --record`` in the tree of commit 5a8b111 (random, a heuristic and rollout with a small budget,
 TriPeaks Easy and Classic with rule variants, Forty Thieves with and without foundation
 return) and ``traces.json``, written by the same old tree: for each record, the rewards of
@@ -8,7 +9,7 @@ every step and a digest of the whole trajectory (every observation, reward, term
 truncated and info value, from the reset to the last step) under several observation modes and
 reward functions.  ``make_records.py`` there made both (its docstring says how to run it).
 
-Two checks per record: ``agents.records.Replayer`` (every action legal, the episode ends after
+Two checks per record: ``agents.evaluation.records.Replayer`` (every action legal, the episode ends after
 the last one, the same rules, score and outcome), and the trajectory, step by step, in envs made
 from the record's keywords plus each variant's, equal to the old one.
 """
@@ -26,9 +27,9 @@ import numpy as np
 import pytest
 
 import solitaire_env  # noqa: F401  (registers the envs)
-from agents.records import Replayer, load_record
+from agents.evaluation.records import Replayer, load_record
 
-DATA = Path(__file__).parent / "data" / "records_before_issue20"
+DATA = Path(__file__).parent / "data" / "records_5a8b111"
 
 #: The env keywords each trajectory is replayed with, on top of the record's own.
 VARIANTS: dict[str, dict[str, Any]] = {
