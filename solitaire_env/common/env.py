@@ -253,8 +253,9 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         if self._ended == 1:
             gym.logger.warn(
                 "step() called after this episode ended (it returned terminated or truncated = True); "
-                "call reset() to start a new one. The step is played on the same game as usual "
-                "(a finished game takes no move, so any action is illegal)."
+                "call reset() to start a new one. Until then each step is played on the same game as usual: "
+                "a game that is over takes no move (every action is illegal); after a truncation or an "
+                "illegal_action='terminate' end, the game goes on and legal moves are played."
             )
             self._ended = 2
 
@@ -303,7 +304,8 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play ``action``: a Python int, a numpy integer or a 0-d integer array in range (anything
         else raises :class:`InvalidActionError`).  After the episode ended (a terminated step, or
-        the env's own truncation) the first step warns once, then is played as usual."""
+        the env's own truncation) the first step warns once, then is played as usual: a game that is
+        over takes no move, and a truncated game goes on (the warning says both)."""
         game = self.game
         if game is None:
             raise RuntimeError("call reset() before step()")

@@ -927,3 +927,18 @@ def random_play_totals(deals: int, seed: int = 0) -> dict:
 def test_1000_random_deals_all_end():
     totals = random_play_totals(1000)
     print("\nFT1-N seeds 0..999, uniformly random legal actions:", totals)
+
+
+def test_a_step_after_a_truncation_warns_and_plays_as_the_warning_says():
+    """After the repetition rule truncates, the game is not over: the warning says the game goes
+    on, and the next legal move is played (not refused as illegal)."""
+    env = make()
+    start(env)
+    *_, (_, _, terminated, truncated, info) = back_and_forth(env, 4)
+    assert (terminated, truncated) == (False, True)
+    moves = info["moves"]
+    with pytest.warns(UserWarning, match="after this episode ended") as caught:
+        _, reward, terminated, _, info = env.step(ft_move(4, 0))
+    message = str(caught[0].message)
+    assert "truncation" in message and "legal moves are played" in message
+    assert reward == 0.0 and "illegal_reason" not in info and info["moves"] == moves + 1 and not terminated
