@@ -78,19 +78,27 @@ def solve(
     game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None, max_seconds: float | None = None
 ) -> SolveResult:
     """Search a full-information position: a game, a deal code (``"TP1-C-AAAAAAB"``), a deal
-    string or a deal (see :func:`solitaire_env.solving.solve`; ``max_seconds``: a time budget,
-    Forty Thieves only)."""
+    string or a deal (see :func:`solitaire_env.solving.solve`; the budget:
+    :mod:`solitaire_env.common.budget`)."""
     from solitaire_env.solving import solve as _solve
 
     return _solve(game, rules=rules, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
-def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None, plan: bool = True) -> Hint:
+def hint(
+    game: Any,
+    *,
+    rules: RulesArgument = None,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    plan: bool = True,
+) -> Hint:
     """One move worth trying and a verdict that never peeks, for a game, a deal code, a deal
-    string or a deal (see :func:`solitaire_env.hints.hint`)."""
+    string or a deal (see :func:`solitaire_env.hints.hint`; the budget:
+    :mod:`solitaire_env.common.budget`)."""
     from solitaire_env.hints import hint as _hint
 
-    return _hint(game, rules=rules, max_nodes=max_nodes, plan=plan)
+    return _hint(game, rules=rules, max_nodes=max_nodes, max_seconds=max_seconds, plan=plan)
 
 
 __all__ = [

@@ -267,6 +267,11 @@ def max_nodes_arg(help: str) -> Arg:
     return arg("--max-nodes", type=_positive, metavar="N", help=help)
 
 
+def max_seconds_arg(help: str) -> Arg:
+    """``--max-seconds S``, the solver's time budget, described by ``help``."""
+    return arg("--max-seconds", type=_seconds, metavar="S", help=help)
+
+
 def _check_output(option: str, path: str | None, *, folder: bool = False) -> None:
     """A one-line error (before any work) if ``option``'s ``path`` cannot be written."""
     if path is not None:
@@ -412,13 +417,13 @@ examples:
     DRAW_ARG,
     WASTE_START_ARG,
     FOUNDATION_RETURN_ARG,
-    max_nodes_arg("node budget per deal; a spent budget is 'intractable' (default: the solver's own)"),
-    arg(
-        "--seconds",
-        type=_seconds,
-        metavar="S",
-        help="Forty Thieves: a time budget per deal (the solver's anytime schedule; no node limit "
-        "unless --max-nodes is given too); a spent budget is 'intractable'",
+    max_nodes_arg(
+        "node budget per deal (alone: the only limit; default 1,000,000 when --max-seconds is not given either);"
+        " a spent budget is 'intractable'"
+    ),
+    max_seconds_arg(
+        "time budget per deal (alone: the only limit; with --max-nodes: whichever runs out first; Forty Thieves"
+        " runs its anytime schedule); a spent budget is 'intractable'"
     ),
     arg("--deals", type=_positive, metavar="N", help="solve N random deals drawn from --seed and print a table"),
     arg("--workers", type=_positive, metavar="W", help="with --deals: worker processes (default: all cores)"),
@@ -441,31 +446,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise CLIError(f"{option} applies to --deals N only")
     deal, letter = load_deal(args)
     game = game_for(args, deal, letter)
-    _check_seconds(args, letter in ("E", "C"))
     _check_output("--json", args.json)
     solve(game, max_nodes=1)  # load the compiled solver first, so that the time is the search's
-    result = solve(game, max_nodes=_node_budget(args), max_seconds=args.seconds)
+    result = solve(game, max_nodes=args.max_nodes, max_seconds=args.max_seconds)
     text = solve_text(
-        game, letter, result, max_nodes=_node_budget(args), source=source_note(args), max_seconds=args.seconds
+        game, letter, result, max_nodes=args.max_nodes, source=source_note(args), max_seconds=args.max_seconds
     )
     print(text, end="")
     if args.json is not None:
         row = DealResult.of(str(deal.code) if deal.code is not None else str(deal), result)
-        data = {"max_nodes": args.max_nodes, "max_seconds": args.seconds, "results": [row.to_dict()]}
+        data = {"max_nodes": args.max_nodes, "max_seconds": args.max_seconds, "results": [row.to_dict()]}
         write_results_json(args.json, data)
     return 0
-
-
-def _node_budget(args: argparse.Namespace) -> int | None:
-    """``--max-nodes``; with ``--seconds`` alone, no node limit (the time budget decides)."""
-    from solitaire_env.solvability import NO_NODE_LIMIT
-
-    return NO_NODE_LIMIT if args.max_nodes is None and args.seconds is not None else args.max_nodes
-
-
-def _check_seconds(args: argparse.Namespace, tripeaks: bool) -> None:
-    if args.seconds is not None and tripeaks:
-        raise CLIError("--seconds is a Forty Thieves budget; the TriPeaks solver takes --max-nodes only")
 
 
 def _solve_many(args: argparse.Namespace) -> int:
@@ -474,16 +466,15 @@ def _solve_many(args: argparse.Namespace) -> int:
     if source_text(args) is not None:
         raise CLIError("give one deal (CODE, --string-in or --file) or --deals N, not both")
     game = random_game(args, "the random deals")
-    _check_seconds(args, game == "TP")
     run = SolvabilityRun(
         game,
         args.rules or game_spec(game).default_rule,  # --rules is refused above for a game without it
         args.deals,
         seed=0 if args.seed is None else args.seed,
         rules=rule_options(args, game),
-        max_nodes=_node_budget(args),
+        max_nodes=args.max_nodes,
         workers=args.workers or default_workers(),
-        max_seconds=args.seconds,
+        max_seconds=args.max_seconds,
     )
     _check_output("--json", args.json)
     codes = run.codes()
@@ -537,8 +528,12 @@ examples:
     WASTE_START_ARG,
     FOUNDATION_RETURN_ARG,
     max_nodes_arg(
-        "the solver's node budget once every card is known, and each of the Forty Thieves planner's"
-        " searches while stock cards are unseen (default: the hint's own)"
+        "the solver's node budget once every card is known (default 1,000,000 when --max-seconds is not given"
+        " either), and each of the Forty Thieves planner's searches while stock cards are unseen"
+    ),
+    max_seconds_arg(
+        "the solver's time budget once every card is known (alone: the only limit; with --max-nodes: whichever"
+        " runs out first), and the Forty Thieves planner's whole turn search while stock cards are unseen"
     ),
     arg("--no-plan", action="store_true", help="Forty Thieves: the heuristic's move, not the planner's"),
     epilog=HINT_EPILOG,
@@ -549,7 +544,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     deal, letter = load_deal(args)
     game = game_for(args, deal, letter)
     played = play_moves(game, args.moves)
-    h = hint(game, max_nodes=args.max_nodes, plan=not args.no_plan)
+    h = hint(game, max_nodes=args.max_nodes, max_seconds=args.max_seconds, plan=not args.no_plan)
     print(hint_text(game, letter, h, played, source_note(args)), end="")
     return 0
 

@@ -30,9 +30,12 @@ The heuristics (also usable as agents through :func:`public_move`):
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from solitaire_env.common.budget import Budget, StoppedBy, search_budget
+from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.advice import fortythieves_advice
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge, fortythieves_knowledge
@@ -42,8 +45,6 @@ from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.knowledge import TriPeaksKnowledge, tripeaks_knowledge
 
 __all__ = [
-    "DEFAULT_MAX_NODES_FORTYTHIEVES",
-    "DEFAULT_MAX_NODES_TRIPEAKS",
     "REASON_BUDGET",
     "REASON_HIDDEN",
     "REASON_NO_WIN",
@@ -66,13 +67,6 @@ __all__ = [
 ]
 
 Verdict = Literal["winnable", "unwinnable", "unknown"]
-
-#: Node budget of the TriPeaks solver when :func:`hint` is given none (its own default).
-DEFAULT_MAX_NODES_TRIPEAKS = 1_000_000
-#: Node budget of the Forty Thieves solver when :func:`hint` is given none (its own default):
-#: about a second of search on this package's 2-core test machine (the numba solver expands
-#: roughly 1 M positions a second), so that a hint stays interactive.
-DEFAULT_MAX_NODES_FORTYTHIEVES = 1_000_000
 
 REASON_WON = "the game is won"
 REASON_WIN = "every card is known and a winning line was found"
@@ -98,6 +92,11 @@ class Hint:
     - ``name``: ``action`` in words (``game.action_name``), or ``"no move"``.
     - ``nodes``: positions the solver expanded (0 when it did not run; with the planner, its
       searches on the sampled stock orders).
+    - ``stopped_by``: what ended the search (:mod:`solitaire_env.common.budget`): the
+      full-information search's ``"won"``, ``"proved"``, ``"nodes"`` or ``"seconds"``; the
+      planner's ``"nodes"`` (every search ran to its end or its node budget) or ``"seconds"``
+      (the time budget left searches out); ``None`` when no search ran (a heuristic's move, a
+      won game, no legal move).
     """
 
     action: int | None
@@ -106,6 +105,7 @@ class Hint:
     reason: str
     name: str
     nodes: int = 0
+    stopped_by: StoppedBy | None = None
 
 
 # The rules are those of solitaire_env.fortythieves.rules (builds_on, foundation_for, is_safe);
@@ -146,15 +146,15 @@ def public_move(game: TriPeaksGame | FortyThievesGame) -> int | None:
     return action
 
 
-def _solve(game: TriPeaksGame | FortyThievesGame, max_nodes: int | None) -> Any:
+def _solve(game: TriPeaksGame | FortyThievesGame, budget: Budget) -> SolveResult:
+    seconds = budget.seconds
     if isinstance(game, TriPeaksGame):
         from solitaire_env.tripeaks.solver import solve_tripeaks
 
-        budget = DEFAULT_MAX_NODES_TRIPEAKS if max_nodes is None else max_nodes
-        return solve_tripeaks(game, max_nodes=budget, maximise_cleared=True)
+        return solve_tripeaks(game, max_nodes=budget.nodes, max_seconds=seconds, maximise_cleared=True)
     from solitaire_env.fortythieves.solver import solve_fortythieves
 
-    return solve_fortythieves(game, max_nodes=DEFAULT_MAX_NODES_FORTYTHIEVES if max_nodes is None else max_nodes)
+    return solve_fortythieves(game, max_nodes=budget.nodes, max_seconds=seconds)
 
 
 def _make(
@@ -164,12 +164,13 @@ def _make(
     reason: str,
     line: tuple[int, ...] = (),
     nodes: int = 0,
+    stopped_by: StoppedBy | None = None,
 ) -> Hint:
     name = game.action_name(action) if action is not None else "no move"
-    return Hint(action, verdict, tuple(line), reason, name, nodes)
+    return Hint(action, verdict, tuple(line), reason, name, nodes, stopped_by)
 
 
-def _plan(game: FortyThievesGame, max_nodes: int | None) -> Hint:
+def _plan(game: FortyThievesGame, max_nodes: int | None, max_seconds: float | None) -> Hint:
     """The fair planner's move with cards unseen (see the module docstring)."""
     from solitaire_env.fortythieves.planning import DEFAULT_PLANNING, forced_move, plan_turn, public_rng
 
@@ -184,22 +185,34 @@ def _plan(game: FortyThievesGame, max_nodes: int | None) -> Hint:
         game, public_rng(game), samples=int(DEFAULT_PLANNING["samples"]), root_nodes=nodes,
         eval_nodes=nodes if max_nodes is not None else int(DEFAULT_PLANNING["eval_nodes"]),
         intractable=float(DEFAULT_PLANNING["intractable"]), stats=stats,
+        deadline=None if max_seconds is None else time.perf_counter() + max_seconds,
     )  # fmt: skip
     best = plans[0].moves
-    return _make(game, best[0], "unknown", REASON_PLAN, best, stats["nodes"])
+    stop: StoppedBy = "seconds" if stats["skipped"] else "nodes"
+    return _make(game, best[0], "unknown", REASON_PLAN, best, stats["nodes"], stop)
 
 
-def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None, plan: bool = True) -> Hint:
+def hint(
+    game: Any,
+    *,
+    rules: RulesArgument = None,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    plan: bool = True,
+) -> Hint:
     """One move worth trying from ``game``'s position, and whether the position can be won.
 
     ``game`` is a :class:`~solitaire_env.tripeaks.game.TriPeaksGame` or a
     :class:`~solitaire_env.fortythieves.game.FortyThievesGame` (e.g. ``env.unwrapped.game``), or
     a deal code, a deal string or a deal (its starting position; a code's rule letter sets the
     K-A wrap, ``rules`` the other rule options: see :func:`solitaire_env.solving.as_game`).
-    ``max_nodes`` is the solver's node budget when every card is known (``None``:
-    :data:`DEFAULT_MAX_NODES_TRIPEAKS` / :data:`DEFAULT_MAX_NODES_FORTYTHIEVES`), and the budget
-    of each of the Forty Thieves planner's searches when cards are unseen (``None``: the
-    ``planner`` agent's, :data:`~solitaire_env.fortythieves.planning.DEFAULT_PLANNING`).
+    The budget (:mod:`solitaire_env.common.budget`): when every card is known, the solver's
+    ``max_nodes`` and ``max_seconds``, whichever runs out first (one alone is the only limit;
+    neither: :data:`~solitaire_env.common.budget.DEFAULT_MAX_NODES` nodes).  Forty Thieves with
+    cards unseen: ``max_nodes`` is each of the planner's searches' budget (``None``: the
+    ``planner`` agent's, :data:`~solitaire_env.fortythieves.planning.DEFAULT_PLANNING`) and
+    ``max_seconds`` the whole turn search's (``None``: no time limit).  ``stopped_by`` says
+    what ended the search.
     ``plan``: Forty Thieves with cards unseen, the planner's move (``True``) or the heuristic's
     (``False``, instant).  The game is not changed.
 
@@ -207,8 +220,7 @@ def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None
     search; a spent budget and hidden cards both give ``"unknown"`` with the heuristic's move.
     """
     game = as_game(game, rules=rules, caller="hint")
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
-        raise ValueError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
+    budget = search_budget(max_nodes, max_seconds)
     if game.won:
         return _make(game, None, "winnable", REASON_WON)
     if not isinstance(plan, bool):
@@ -217,16 +229,18 @@ def hint(game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None
         # cards are hidden: public advice only (the solver, an oracle, is never given the
         # true unseen cards; the planner searches sampled stock orders in their place)
         if plan and isinstance(game, FortyThievesGame):
-            return _plan(game, max_nodes)
+            return _plan(game, max_nodes, max_seconds)
         action = public_move(game)
         return _make(game, action, "unknown", REASON_HIDDEN if action is not None else REASON_OVER)
-    result = _solve(game, max_nodes)
+    result = _solve(game, budget)
+    stop = result.stopped_by
     if result.status == "solved":
         line = tuple(result.line)
-        return _make(game, line[0] if line else None, "winnable", REASON_WIN, line, result.nodes)
+        return _make(game, line[0] if line else None, "winnable", REASON_WIN, line, result.nodes, stop)
     if result.status == "unsolvable":
         line = tuple(result.line)
         action = line[0] if line else public_move(game)
-        return _make(game, action, "unwinnable", REASON_NO_WIN, line, result.nodes)
+        return _make(game, action, "unwinnable", REASON_NO_WIN, line, result.nodes, stop)
     action = public_move(game)
-    return _make(game, action, "unknown", REASON_BUDGET if action is not None else REASON_OVER, (), result.nodes)
+    reason = REASON_BUDGET if action is not None else REASON_OVER
+    return _make(game, action, "unknown", reason, (), result.nodes, stop)

@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
-from solitaire_env.common.deals import GameCode, GameName, draw_codes, parse_deal_code
+from solitaire_env.common.budget import NO_NODE_LIMIT, Budget, StoppedBy, search_budget
+from solitaire_env.common.deals import GameCode, draw_codes, parse_deal_code
 from solitaire_env.common.pool import process_pool
 from solitaire_env.common.result import Status
 from solitaire_env.common.statistics import wilson
@@ -49,7 +50,6 @@ __all__ = [
     "DealResult",
     "SolvabilityRun",
     "counts",
-    "default_budget",
     "default_workers",
     "draw_codes",
     "make_game",
@@ -76,6 +76,7 @@ class DealResult:
     best: int
     seconds: float
     line: tuple[int, ...] = ()
+    stopped_by: StoppedBy | None = None
 
     @property
     def solved(self) -> bool:
@@ -84,7 +85,7 @@ class DealResult:
     @classmethod
     def of(cls, code: str, result: SolveResult) -> DealResult:
         """The row of ``result``, the solver's answer for the deal named ``code``."""
-        return cls(code, result.status, result.nodes, result.best, result.seconds, result.line)
+        return cls(code, result.status, result.nodes, result.best, result.seconds, result.line, result.stopped_by)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -113,19 +114,6 @@ def _solve_task(task: tuple[str, int | None, dict[str, Any] | None, float | None
     return solve_code(*task)
 
 
-def default_budget(game: GameCode | GameName) -> int:
-    """The node budget each game's solver uses when none is given (``game`` by code letters or name)."""
-    if code_letter(game) == "TP":
-        from solitaire_env.tripeaks.solver import DEFAULT_MAX_NODES
-    else:
-        from solitaire_env.fortythieves.solver import DEFAULT_MAX_NODES
-    return int(DEFAULT_MAX_NODES)
-
-
-#: The node budget that stands for "no node limit" (a run with a time budget only).
-NO_NODE_LIMIT = 10**15
-
-
 def default_workers() -> int:
     """All cores: ``os.cpu_count()`` (1 if unknown)."""
     return os.cpu_count() or 1
@@ -143,14 +131,11 @@ def solvability(
     """Solve every code; the rows come back in the order of ``codes``.
 
     ``workers`` processes (default :func:`default_workers`; 1 solves in this process),
-    ``max_nodes`` per deal (default: each game's solver's own budget), ``progress`` shows a
-    tqdm bar on stderr, ``rules`` are extra rule options (see :func:`make_game`), ``max_seconds``
-    a time budget per deal (Forty Thieves only).
+    ``max_nodes`` and ``max_seconds`` per deal (:mod:`solitaire_env.common.budget`: one alone is
+    the only limit, both: the first spent; neither: the default node budget), ``progress`` shows
+    a tqdm bar on stderr, ``rules`` are extra rule options (see :func:`make_game`).
     """
-    if max_nodes is not None and max_nodes < 1:
-        raise ValueError(f"max_nodes must be at least 1, got {max_nodes!r}")
-    if max_seconds is not None and not max_seconds > 0:
-        raise ValueError(f"max_seconds must be a number > 0, got {max_seconds!r}")
+    search_budget(max_nodes, max_seconds)  # a bad budget fails here, not in a worker
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers!r}")
@@ -159,8 +144,6 @@ def solvability(
         return []
     make_game(codes[0], rules)  # bad rule options fail here, in one clear error, not in a worker
     workers = max(1, min(workers, len(codes)))
-    if max_seconds is not None and code_letter(codes[0][:2]) == "TP":
-        raise ValueError("a time budget (seconds per deal) is for Forty Thieves; the TriPeaks solver takes nodes only")
     tasks = [(code, max_nodes, rules, max_seconds) for code in codes]
     bar = tqdm(total=len(codes), unit="deal", desc="solving", file=sys.stderr, disable=not progress, smoothing=0.05)
     try:
@@ -254,7 +237,8 @@ def summary_table(rows: Sequence[DealResult], *, wall_seconds: float | None = No
 class SolvabilityRun:
     """One run of ``solve --deals N``: ``deals`` codes of ``game`` under ``rule`` drawn from
     ``seed`` (:func:`draw_codes`), solved under the extra rule options ``rules`` with
-    ``max_nodes`` per deal (``None``: the solver's own budget) in ``workers`` processes."""
+    ``max_nodes`` and ``max_seconds`` per deal (:mod:`solitaire_env.common.budget`) in
+    ``workers`` processes."""
 
     game: GameCode
     rule: str
@@ -266,9 +250,9 @@ class SolvabilityRun:
     max_seconds: float | None = None
 
     @property
-    def budget(self) -> int:
-        """The node budget per deal."""
-        return self.max_nodes if self.max_nodes is not None else default_budget(self.game)
+    def budget(self) -> Budget:
+        """The budget per deal."""
+        return search_budget(self.max_nodes, self.max_seconds)
 
     @property
     def processes(self) -> int:
@@ -287,13 +271,9 @@ class SolvabilityRun:
             what += "; " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.rules.items())
         return (
             f"{what}\n{self.deals} deals: codes {codes[0]}{' ...' if len(codes) > 1 else ''} drawn from numpy "
-            f"default_rng({self.seed}) by random_code; budget {self._budget_text()} per deal; "
+            f"default_rng({self.seed}) by random_code; budget {self.budget.describe()} per deal; "
             f"{self.processes} worker process(es)\n"
         )
-
-    def _budget_text(self) -> str:
-        nodes = "no node limit" if self.budget >= NO_NODE_LIMIT else f"{self.budget:,} nodes"
-        return nodes if self.max_seconds is None else f"{self.max_seconds:g} s ({nodes})"
 
     def solve(self, codes: Sequence[str], *, progress: bool = False) -> tuple[list[DealResult], float]:
         """Solve ``codes`` (:func:`solvability`): the rows and the wall time in seconds."""
@@ -317,7 +297,7 @@ class SolvabilityRun:
             "seed": self.seed,
             "deals": self.deals,
             "codes_from": f"numpy.random.default_rng({self.seed}) + solitaire_env.common.deals.random_code",
-            "max_nodes": self.budget,
+            "max_nodes": self.budget.nodes if self.budget.nodes < NO_NODE_LIMIT else None,
             "max_seconds": self.max_seconds,
             "workers": self.processes,
             "wall_seconds": wall_seconds,

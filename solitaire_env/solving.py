@@ -27,6 +27,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from solitaire_env.common.budget import search_budget
 from solitaire_env.common.deals import DealCode, parse_deal_code
 from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.deal import FortyThievesDeal
@@ -145,11 +146,6 @@ def as_game(game: Any, *, rules: RulesArgument = None, caller: str = "solve") ->
     return TriPeaksGame(deal, _rules_from(TriPeaksRules, rules, forced, what))
 
 
-def _check_budget(max_nodes: int | None) -> None:
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
-        raise ValueError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
-
-
 def solve(
     game: Any, *, rules: RulesArgument = None, max_nodes: int | None = None, max_seconds: float | None = None
 ) -> SolveResult:
@@ -157,26 +153,26 @@ def solve(
 
     ``solve("TP1-C-AAAAAAB")`` solves that deal under Classic rules (no K-A wrap);
     ``solve(code, rules={"draw": "when_stuck"})`` adds rule options; ``solve(env.unwrapped.game)``
-    searches a running game's position (see :func:`as_game`).  ``max_nodes`` is the node budget
-    (a whole number >= 1; ``None``: the solver's own default).  ``max_seconds`` (Forty Thieves
-    only; a number > 0) adds a time budget: the solver then runs its anytime schedule
+    searches a running game's position (see :func:`as_game`).
+
+    The budget (:mod:`solitaire_env.common.budget`): ``max_nodes`` positions (a whole number
+    >= 1), ``max_seconds`` seconds (a number > 0), whichever runs out first; one given alone is
+    the only limit; neither: :data:`~solitaire_env.common.budget.DEFAULT_MAX_NODES` nodes.  Forty
+    Thieves with ``max_seconds`` runs its anytime schedule
     (:func:`~solitaire_env.fortythieves.solver.solve_fortythieves`).
 
     Returns a :class:`SolveResult` whose ``status`` is ``solved`` (with ``line``, a winning list
-    of env actions), ``unsolvable`` (search exhausted) or ``intractable`` (budget spent), and
-    whose ``nodes`` is the node count.  The solver sees every card: it is an oracle.
+    of env actions), ``unsolvable`` (search exhausted) or ``intractable`` (a budget spent), whose
+    ``stopped_by`` says what ended the search (``won``, ``proved``, ``nodes``, ``seconds``, ...)
+    and whose ``nodes`` is the node count.  The solver sees every card: it is an oracle.
     TriPeaks is solved exactly; Forty Thieves by a search that may run out of budget.
     """
     position = as_game(game, rules=rules, caller="solve")
-    _check_budget(max_nodes)
+    search_budget(max_nodes, max_seconds)  # a bad budget is an error before any search
     if isinstance(position, TriPeaksGame):
-        if max_seconds is not None:
-            raise ValueError("max_seconds is a Forty Thieves budget; the TriPeaks solver takes max_nodes only")
-        from solitaire_env.tripeaks.solver import DEFAULT_MAX_NODES, solve_tripeaks
+        from solitaire_env.tripeaks.solver import solve_tripeaks
 
-        return solve_tripeaks(position, max_nodes=DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
+        return solve_tripeaks(position, max_nodes=max_nodes, max_seconds=max_seconds)
     from solitaire_env.fortythieves.solver import solve_fortythieves
 
-    if max_nodes is None:
-        return solve_fortythieves(position, max_seconds=max_seconds)
     return solve_fortythieves(position, max_nodes=max_nodes, max_seconds=max_seconds)

@@ -43,6 +43,7 @@ __all__ = [
     "FT_STOCK_PER_LINE",
     "GAME_TITLES",
     "RULE_NAMES",
+    "STOP_WORDS",
     "deal_text",
     "ft_deal_text",
     "game_lines",
@@ -162,6 +163,17 @@ def game_lines(game: TriPeaksGame | FortyThievesGame, letter: str, source: str |
     return lines
 
 
+#: What each ``stopped_by`` value means, as ``solve`` and ``hint`` print it.
+STOP_WORDS: dict[str, str] = {
+    "won": "a winning line was found",
+    "proved": "the search was exhausted: no line wins",
+    "nodes": "the node budget was spent",
+    "seconds": "the time budget was spent",
+    "depth": "the search reached its depth cap",
+    "table": "the search's table of positions is full",
+}
+
+
 def solve_text(
     game: TriPeaksGame | FortyThievesGame,
     letter: str,
@@ -173,17 +185,12 @@ def solve_text(
 ) -> str:
     """What ``solve`` prints for one deal: the deal, the verdict, the line in actions and in
     words (replayed on a copy of ``game``), the node count and the time."""
-    from solitaire_env.solvability import NO_NODE_LIMIT, default_budget
+    from solitaire_env.common.budget import search_budget
 
     is_tp = isinstance(game, TriPeaksGame)
     total, verb_done, verb_now = (28, "cleared", "clears") if is_tp else (104, "founded", "founds")
     lines = game_lines(game, letter, source)
-    nodes = max_nodes if max_nodes is not None else default_budget("TP" if is_tp else "FT")
-    budget = "no node limit" if nodes >= NO_NODE_LIMIT else f"{nodes:,} nodes"  # for the verdict
-    short = "no node limit" if nodes >= NO_NODE_LIMIT else f"{nodes:,}"  # for the nodes line
-    if max_seconds is not None:
-        budget = f"{max_seconds:g} s ({budget})"
-        short = f"{max_seconds:g} s, {short}"
+    budget = search_budget(max_nodes, max_seconds).describe()
     if result.status == "solved":
         verdict = f"solved: a winning line of {len(result.line)} moves"
     elif result.status == "unsolvable":
@@ -191,11 +198,12 @@ def solve_text(
         verdict = f"unsolvable: the search is exhausted, no line wins; {found}"
     else:
         verdict = (
-            f"intractable: the budget of {budget} ran out before a verdict "
+            f"intractable: {STOP_WORDS[str(result.stopped_by)]} ({budget}) before a verdict "
             f"(not a proof either way); the best line found {verb_now} {result.best} of {total}"
         )
     lines.append(f"verdict: {verdict}")
-    lines.append(f"nodes:   {result.nodes:,} (budget {short})")
+    lines.append(f"stopped: {result.stopped_by} ({STOP_WORDS[str(result.stopped_by)]})")
+    lines.append(f"nodes:   {result.nodes:,} (budget {budget})")
     lines.append(f"time:    {1000 * result.seconds:.1f} ms")
     title = "winning line" if result.status == "solved" else "best line"
     lines.append("")
@@ -353,4 +361,6 @@ def hint_text(
     if h.nodes:
         what = "the planner's searches on sampled stock orders" if planned else "the solver ran: every card is known"
         lines.append(f"nodes:   {h.nodes:,} ({what})")
+    if h.stopped_by is not None:
+        lines.append(f"stopped: {h.stopped_by} ({STOP_WORDS[h.stopped_by]})")
     return "\n".join(lines) + "\n"

@@ -1026,7 +1026,8 @@ def test_solve_one_deal(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and err == ""
     assert f"code:    {CODE}" in out and "Easy" in out
     assert re.search(r"^verdict: solved: a winning line of \d+ moves$", out, re.M)
-    assert re.search(r"^nodes:   [\d,]+ \(budget 1,000,000\)$", out, re.M)
+    assert re.search(r"^nodes:   [\d,]+ \(budget 1,000,000 nodes\)$", out, re.M)
+    assert "stopped: won (a winning line was found)" in out
     assert re.search(r"^time:    [\d.]+ ms$", out, re.M)
     line = solve_output_line(out)
     deal = decode_deal(CODE)
@@ -1054,8 +1055,8 @@ def test_solve_unsolvable_and_intractable_exit_0(capsys: pytest.CaptureFixture[s
     assert len(solve_output_line(out)) > 0
     status, out, _ = run(capsys, "solve", UNSOLVABLE_CODE.lower(), "--max-nodes", "100")
     assert status == 0
-    assert "verdict: intractable: the budget of 100 nodes ran out" in out
-    assert "nodes:   101 (budget 100)" in out
+    assert "verdict: intractable: the node budget was spent (100 nodes) before a verdict" in out
+    assert "nodes:   100 (budget 100 nodes)" in out and "stopped: nodes (the node budget was spent)" in out
     assert "unsolvable" not in out
 
 
@@ -1256,17 +1257,18 @@ def test_solvability_rows_and_summary_table() -> None:
 def test_solvability_run_is_the_library_half_of_solve_deals(capsys: pytest.CaptureFixture[str]) -> None:
     """``SolvabilityRun`` from Python: the header ``solve --deals`` prints, the worker count
     capped by the deals, the default budget, the solving and the JSON record of its rows."""
-    from solitaire_env.solvability import SolvabilityRun, default_budget, draw_codes, solve_code
+    from solitaire_env.common.budget import DEFAULT_MAX_NODES
+    from solitaire_env.solvability import SolvabilityRun, draw_codes, solve_code
 
     many = SolvabilityRun("TP", "C", 2, seed=3, rules={"draw": "when_stuck"}, max_nodes=500, workers=8)
     codes = many.codes()
-    assert codes == draw_codes(2, 3, "TP", "C") and many.processes == 2 and many.budget == 500
+    assert codes == draw_codes(2, 3, "TP", "C") and many.processes == 2 and many.budget.nodes == 500
     assert many.header(codes).splitlines() == [
         "TriPeaks, rules C: Classic (K and A are not adjacent); draw when_stuck",
         f"2 deals: codes {codes[0]} ... drawn from numpy default_rng(3) by random_code; "
         "budget 500 nodes per deal; 2 worker process(es)",
     ]
-    assert SolvabilityRun("FT", "N", 1).budget == default_budget("FT")
+    assert SolvabilityRun("FT", "N", 1).budget.nodes == DEFAULT_MAX_NODES
     one = SolvabilityRun("TP", "C", 2, seed=3, rules={"draw": "when_stuck"}, max_nodes=500, workers=1)
     rows, wall = one.solve(codes)
     assert isinstance(wall, float)

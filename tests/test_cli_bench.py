@@ -107,7 +107,7 @@ def test_ft_solver_ratio_alternates_and_asserts_equal_results(monkeypatch: pytes
 
     def worse_best(game: object, **kw: object) -> SolveResult:
         r = slow(game, **kw)  # type: ignore[arg-type]
-        return SolveResult(r.status, r.line, r.nodes, r.best - 1, r.seconds)
+        return SolveResult(r.status, r.line, r.nodes, r.best - 1, r.seconds, stopped_by=r.stopped_by)
 
     monkeypatch.setattr(python_solver, "solve_fortythieves_python", worse_best)
     with pytest.raises(

@@ -155,11 +155,9 @@ def test_old_import_paths_are_the_new_names() -> None:
 
 def test_games_are_taken_by_name_or_code_letters() -> None:
     from agents.evaluation.config import EvalConfig
-    from solitaire_env.solvability import default_budget
 
     assert draw_codes(4, 3, "tripeaks", "C") == draw_codes(4, 3, "TP", "C")
     assert draw_codes(2, 3, "fortythieves", "N") == draw_codes(2, 3, "FT", "N")
-    assert default_budget("tripeaks") == default_budget("TP")
     for given, name, code in (("tp", "tripeaks", "TP"), ("Forty Thieves", "fortythieves", "FT")):
         config = EvalConfig.from_mapping({"game": given})
         assert (config.game, config.code_game, config.env_id) == (name, code, ENV_IDS[name])  # type: ignore[index]

@@ -451,8 +451,8 @@ NUMBA_KERNELS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "agents.players.playouts",
         ("fill_columns", "position_plans", "sample_counts", "sample_two"),
     ),
-    ("pimc", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
-    ("oracle", "tripeaks"): ("solitaire_env.tripeaks.solver", ("_search",)),
+    ("pimc", "tripeaks"): ("solitaire_env.tripeaks.solver", ("depth_first_search",)),
+    ("oracle", "tripeaks"): ("solitaire_env.tripeaks.solver", ("depth_first_search",)),
     ("lookahead", "fortythieves"): ("agents.players.heuristics.fortythieves_kernels", ("turn_search",)),
 }
 #: The line ``solitaire-env eval`` prints on stderr when :func:`numba_cold_agents` names some.

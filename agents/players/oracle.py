@@ -28,23 +28,20 @@ from __future__ import annotations
 from typing import Any
 
 from agents.base import Agent, Game, GameName
+from solitaire_env.common.budget import search_budget
 from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.hints import public_move
 from solitaire_env.tripeaks.game import TriPeaksGame
 
-__all__ = ["DEFAULT_MAX_NODES", "OracleAgent", "position_key"]
-
-#: Node budget per search when none is given: the solvers' own defaults (TriPeaks: exact on
-#: essentially every deal; Forty Thieves: about a second of search per call).
-DEFAULT_MAX_NODES: dict[GameName, int] = {"tripeaks": 1_000_000, "fortythieves": 1_000_000}
+__all__ = ["OracleAgent", "position_key"]
 
 
 def position_key(game: Game) -> tuple[Any, ...]:
     """What a solver's line depends on: the deal's cards (stock order included) and the position."""
     if isinstance(game, TriPeaksGame):
-        return (game.rules, game.tableau, game.stock, game.removed, game.stock_pos, game._key)
+        return (game.rules, game.tableau, game.stock, game.removed, game.stock_pos, game.waste_key)
     assert isinstance(game, FortyThievesGame)
     return (game.rules, game.stock, game.position_hash, game.stock_pos)
 
@@ -52,8 +49,9 @@ def position_key(game: Game) -> tuple[Any, ...]:
 class OracleAgent(Agent):
     """Plays the full-information solver's line (it reads the hidden cards: an upper bound).
 
-    Options: ``max_nodes``, the node budget of each search (default
-    :data:`DEFAULT_MAX_NODES`: 1 000 000 for both games); ``follow``
+    Options: ``max_nodes`` and ``max_seconds``, the budget of each search
+    (:mod:`solitaire_env.common.budget`: one alone is the only limit, both: the first spent;
+    neither: :data:`~solitaire_env.common.budget.DEFAULT_MAX_NODES` nodes); ``follow``
     (Forty Thieves): the draws of a non-winning line played before searching again (0: all).
     ``searches`` and ``nodes`` count the searches run and positions expanded (for reports).
     """
@@ -63,15 +61,20 @@ class OracleAgent(Agent):
     sees_hidden = True
     label = "upper bound"
 
-    def __init__(self, game: GameName, seed: int = 0, *, max_nodes: int | None = None, follow: int = 1) -> None:
+    def __init__(
+        self,
+        game: GameName,
+        seed: int = 0,
+        *,
+        max_nodes: int | None = None,
+        max_seconds: float | None = None,
+        follow: int = 1,
+    ) -> None:
         super().__init__(game, seed)
         if isinstance(follow, bool) or not isinstance(follow, int) or follow < 0:
             raise ValueError(f"follow must be a whole number >= 0, got {follow!r}")
         self.follow = follow
-        budget = DEFAULT_MAX_NODES[game] if max_nodes is None else max_nodes
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
-        self.max_nodes = budget
+        self.budget = search_budget(max_nodes, max_seconds)
         #: position key -> the action the current line plays there
         self._plan: dict[tuple[Any, ...], int] = {}
         self.searches = 0
@@ -113,11 +116,13 @@ class OracleAgent(Agent):
         if isinstance(game, TriPeaksGame):
             from solitaire_env.tripeaks.solver import solve_tripeaks  # numba: loaded on first use
 
-            result = solve_tripeaks(game, max_nodes=self.max_nodes, maximise_cleared=True)
+            result = solve_tripeaks(
+                game, max_nodes=self.budget.nodes, max_seconds=self.budget.seconds, maximise_cleared=True
+            )
         else:
             from solitaire_env.fortythieves.solver import solve_fortythieves  # numba: loaded on first use
 
-            result = solve_fortythieves(game, max_nodes=self.max_nodes)
+            result = solve_fortythieves(game, max_nodes=self.budget.nodes, max_seconds=self.budget.seconds)
         self.nodes += result.nodes
         return result
 

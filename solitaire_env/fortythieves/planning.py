@@ -28,6 +28,7 @@ search's line is the plan.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -185,6 +186,7 @@ def plan_turn(
     branch: int = 0,
     stats: dict[str, int] | None = None,
     extra: tuple[tuple[int, ...], ...] = (),
+    deadline: float | None = None,
 ) -> list[Plan]:
     """The candidate plans of the turn from ``game``'s position, best first (module docstring;
     the defaults are :data:`DEFAULT_PLANNING`'s).
@@ -195,15 +197,20 @@ def plan_turn(
     also the plans that start with each of the first ``branch`` other legal moves (in action
     order, foundation returns left out) and go on with the hint's plan.  ``extra``: more
     candidates from the caller (the moves before the draw, source ``"base"``; one that is not
-    legal from the position is left out).  ``stats``,
-    if given, gets ``searches`` and ``nodes`` (the positions the searches expanded) added.
+    legal from the position is left out).  ``deadline`` (a ``time.perf_counter()`` reading):
+    once it has passed, the searches left are not run and count as intractable.  ``stats``, if
+    given, gets ``searches``, ``nodes`` (the positions the searches expanded) and ``skipped``
+    (the searches the deadline left out) added.
     """
     if game.stock_pos >= len(game.stock):
         raise ValueError("plan_turn: the stock is out (every card is known: use endgame_line)")
     stocks = sampled_stocks(game, rng, samples)
-    count = {"searches": 0, "nodes": 0}
+    count = {"searches": 0, "nodes": 0, "skipped": 0}
 
     def search(work: FortyThievesGame, nodes: int) -> SolveResult:
+        if deadline is not None and time.perf_counter() >= deadline:
+            count["skipped"] += 1
+            return SolveResult("intractable", (), 0, work.founded, stopped_by="seconds")
         result = _solve(work, nodes)
         count["searches"] += 1
         count["nodes"] += result.nodes

@@ -418,4 +418,4 @@ def solve_fortythieves_python(
         nodes += used
         if win is not None:
             return SolveResult("solved", win, nodes, _TOTAL, time.perf_counter() - start)
-    return SolveResult("intractable", best.line, nodes, best.founded, time.perf_counter() - start)
+    return SolveResult("intractable", best.line, nodes, best.founded, time.perf_counter() - start, stopped_by="nodes")

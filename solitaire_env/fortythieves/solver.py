@@ -9,7 +9,7 @@ position (the game passed in is never changed) and answers with a
 - ``unsolvable``: the search went through every position reachable from the position, up to
   the sound prunings below, and none is won.  Only an exhausted search says this;
 - ``intractable``: a budget ran out first (``max_nodes``, ``max_seconds``, the table's size
-  or the depth cap; ``extra["stop"]`` says which).  ``line`` is then the line to the position
+  or the depth cap; ``stopped_by`` says which).  ``line`` is then the line to the position
   with the most cards founded seen and ``best`` that count.
 
 ``nodes`` counts the positions expanded (their moves generated), the root included.
@@ -38,6 +38,7 @@ import time
 
 import numpy as np
 
+from solitaire_env.common.budget import StoppedBy, search_budget
 from solitaire_env.common.result import SolveResult, Status
 from solitaire_env.fortythieves import beam_kernels as B
 from solitaire_env.fortythieves import search_kernels as K
@@ -45,10 +46,8 @@ from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.python_solver import ordered_moves
 from solitaire_env.fortythieves.rules import TOTAL_CARDS
 
-__all__ = ["DEFAULT_MAX_NODES", "ordered_moves", "solve_fortythieves"]
+__all__ = ["ordered_moves", "solve_fortythieves"]
 
-#: Node budget of :func:`solve_fortythieves` when none is given.
-DEFAULT_MAX_NODES = 1_000_000
 #: The transposition table starts at 2**TABLE_BITS entries and grows four-fold when 70 % full,
 #: up to 2**MAX_TABLE_BITS (20 bytes an entry: 2**26 entries are 1.3 GB).
 TABLE_BITS = 18
@@ -76,7 +75,7 @@ MAX_WIDTH = 16384
 #: Beam positions searched per numba call between two looks at the clock.
 BEAM_CHUNK = 256
 
-_STOPS = {
+_STOPS: dict[int, StoppedBy] = {
     K.NODE_LIMIT: "nodes",
     K.DEPTH_CAP: "depth",
     K.TABLE_FULL: "table",
@@ -114,15 +113,6 @@ def load_position(sa: K.SearchArrays, game: FortyThievesGame) -> None:
     sa.sc[K.S_WLEN] = len(game.waste)
     sa.sc[K.S_POS] = game.stock_pos
     sa.sc[K.S_NSTOCK] = len(game.stock)
-
-
-def _check_budgets(max_nodes: object, max_seconds: object) -> None:
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0:
-        raise ValueError(f"max_nodes must be a whole number >= 0, got {max_nodes!r}")
-    if max_seconds is not None and (
-        isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or not max_seconds > 0
-    ):
-        raise ValueError(f"max_seconds must be None or a number > 0, got {max_seconds!r}")
 
 
 def depth_first(
@@ -268,15 +258,17 @@ def _replays_to_win(game: FortyThievesGame, line: tuple[int, ...]) -> bool:
 def solve_fortythieves(
     game: FortyThievesGame,
     *,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int | None = None,
     max_seconds: float | None = None,
     objective: str = "founded",
 ) -> SolveResult:
     """Search for a win from ``game``'s position with full information (stock order included).
 
-    ``max_nodes`` bounds the positions expanded and ``max_seconds`` (``None``: no limit) the
-    time; ``objective`` (``"founded"``, the only one) is what ``best`` counts when no win is
-    found.  ``game`` is not changed.
+    The budget is :func:`~solitaire_env.common.budget.search_budget`'s: ``max_nodes``
+    positions expanded, ``max_seconds`` seconds, whichever runs out first (one given alone is
+    the only limit; neither: :data:`~solitaire_env.common.budget.DEFAULT_MAX_NODES` nodes).
+    ``objective`` (``"founded"``, the only one) is what ``best`` counts when no win is found.
+    ``game`` is not changed.
 
     - Without ``max_seconds`` (the node schedule, the twin of the pure-Python solver): a
       depth-first search over a tenth of the budget, then beams over the draws, each as wide as
@@ -292,45 +284,44 @@ def solve_fortythieves(
       granularity: the clock is read between slices of :data:`SLICE_NODES` positions and
       between chunks of :data:`BEAM_CHUNK` beam positions).
 
-    ``extra``: ``stop`` (what ended an ``intractable`` search: ``"nodes"``, ``"seconds"``,
-    ``"table"``, ``"depth"``; ``""`` when decided), ``stored`` (positions in the depth-first
-    search's table), ``dfs_nodes`` and ``beam_width`` (the widest beam run).
+    ``stopped_by``: what ended the search (``"won"``, ``"proved"``, ``"nodes"``, ``"seconds"``,
+    ``"table"``, ``"depth"``).  ``extra``: ``stored`` (positions in the depth-first search's
+    table), ``dfs_nodes`` and ``beam_width`` (the widest beam run).
     """
     if objective != "founded":
         raise ValueError(f"unknown Forty Thieves objective {objective!r}; want 'founded'")
-    _check_budgets(max_nodes, max_seconds)
+    budget = search_budget(max_nodes, max_seconds)
     start = time.perf_counter()
     if game.won:
-        extra: dict[str, object] = {"stop": "", "stored": 0, "dfs_nodes": 0, "beam_width": 0}
+        extra: dict[str, object] = {"stored": 0, "dfs_nodes": 0, "beam_width": 0}
         return SolveResult("solved", (), 0, TOTAL_CARDS, time.perf_counter() - start, extra)
     work = game.copy()
-    if max_seconds is None:
-        return _solve_by_nodes(game, work, max_nodes, start)
-    return _solve_anytime(game, work, max_nodes, start + max_seconds, start)
+    deadline = budget.deadline(start)
+    if deadline is None:
+        return _solve_by_nodes(game, work, budget.nodes, start)
+    return _solve_anytime(game, work, budget.nodes, deadline, start)
 
 
 def _result(
     game: FortyThievesGame, status: Status, line: tuple[int, ...], nodes: int, best: _Best, start: float,
-    extra: dict[str, object],
+    extra: dict[str, object], stopped_by: StoppedBy | None,
 ) -> SolveResult:  # fmt: skip
     seconds = time.perf_counter() - start
     if status == "solved":
         if not _replays_to_win(game, line):  # pragma: no cover - a bug, never a verdict
             raise RuntimeError("the Forty Thieves solver found a line that does not win")
-        extra["stop"] = ""
         return SolveResult("solved", line, nodes, TOTAL_CARDS, seconds, extra)
-    if status == "unsolvable":
-        extra["stop"] = ""
-    return SolveResult(status, best.line, nodes, best.founded, seconds, extra)
+    stop = stopped_by if status == "intractable" else None
+    return SolveResult(status, best.line, nodes, best.founded, seconds, extra, stop)
 
 
 def _solve_by_nodes(game: FortyThievesGame, work: FortyThievesGame, max_nodes: int, start: float) -> SolveResult:
     dfs_nodes = min(max_nodes, max(DFS_MIN, max_nodes // DFS_SHARE))
     status: Status
-    status, line, nodes, founded, to_best, stop = depth_first(work, dfs_nodes)
+    status, line, nodes, founded, to_best, _ = depth_first(work, dfs_nodes)
     best = _Best(work.founded)
     best.offer(founded, (), to_best)
-    extra: dict[str, object] = {"stop": stop, "stored": _stored(), "dfs_nodes": nodes, "beam_width": 0}
+    extra: dict[str, object] = {"stored": _stored(), "dfs_nodes": nodes, "beam_width": 0}
     width = 0
     while status == "intractable" and nodes < max_nodes:
         # as wide as the budget left allows (a beam costs about NODES_PER_WIDTH per position)
@@ -340,9 +331,7 @@ def _solve_by_nodes(game: FortyThievesGame, work: FortyThievesGame, max_nodes: i
         extra["beam_width"] = width
         if win is not None:
             status, line = "solved", win
-    if status == "intractable":
-        extra["stop"] = "nodes"
-    return _result(game, status, line, nodes, best, start, extra)
+    return _result(game, status, line, nodes, best, start, extra, "nodes")
 
 
 def _solve_anytime(
@@ -356,6 +345,7 @@ def _solve_anytime(
     width = BEAM_WIDTH
     status: Status = "intractable"
     line: tuple[int, ...] = ()
+    stop: StoppedBy = "nodes"
     while dfs.nodes + beam_nodes < max_nodes and time.perf_counter() < deadline:
         if dfs.status in (K.SOLVED, K.EXHAUSTED):
             break
@@ -371,8 +361,11 @@ def _solve_anytime(
                 dfs.run(min(used // DFS_TURN, max_nodes - dfs.nodes - beam_nodes), deadline)
         elif dfs.status == K.RUNNING:  # the widest beam has run: the depth-first search alone
             dfs.run(max_nodes - dfs.nodes - beam_nodes, deadline)
-        else:
+        else:  # every beam has run and the depth-first search met its own limit (depth, table)
+            stop = _STOPS[int(dfs.status)]
             break
+    else:
+        stop = "nodes" if dfs.nodes + beam_nodes >= max_nodes else "seconds"
     founded, to_best = dfs.best()
     best.offer(founded, (), to_best)
     if dfs.status == K.SOLVED:
@@ -381,10 +374,7 @@ def _solve_anytime(
         status = "unsolvable"
     nodes = dfs.nodes + beam_nodes
     extra.update(stored=_stored(), dfs_nodes=dfs.nodes)
-    if status == "intractable":
-        stop = _STOPS.get(int(dfs.status), "")
-        extra["stop"] = stop or ("nodes" if nodes >= max_nodes else "seconds")
-    return _result(game, status, line, nodes, best, start, extra)
+    return _result(game, status, line, nodes, best, start, extra, stop)
 
 
 def _stored() -> int:

@@ -136,6 +136,12 @@ class TriPeaksGame:
         return card_key(self.waste[-1] if self.waste else None)
 
     @property
+    def waste_key(self) -> int:
+        """What may be played on the waste: the rank of its top card (1-13), or 0 when any card
+        may (an empty waste, or a joker on top)."""
+        return self._key
+
+    @property
     def waste_top(self) -> int | None:
         return self.waste[-1] if self.waste else None
 

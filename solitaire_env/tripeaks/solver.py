@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from solitaire_env.common.budget import NO_NODE_LIMIT, StoppedBy, search_budget
 from solitaire_env.common.cards import JOKER
 from solitaire_env.common.result import SolveResult, Status
 from solitaire_env.tripeaks.game import TriPeaksGame
@@ -42,14 +43,16 @@ from solitaire_env.tripeaks.kernels import (
 )
 from solitaire_env.tripeaks.rules import ALL_SLOTS, DRAW, NUM_SLOTS, card_key
 
-#: Default node budget (the table holds 1.4 M states, so memoising never stops within it).
-DEFAULT_MAX_NODES = 1_000_000
 TABLE_BITS = 21  # 4 M entries of 8 bytes, allocated once per process
 SMALL_TABLE_BITS = 14  # 16 K entries (128 KB): short searches stay in the cache
 MID_TABLE_BITS = 18  # 256 K entries (2 MB, one core's L2 here): searches up to 183 K states stay there
 MAX_LINE = 64
 
-SOLVED, UNSOLVABLE, INTRACTABLE = 0, 1, 2
+SOLVED, UNSOLVABLE, INTRACTABLE, PAUSED = 0, 1, 2, 3
+#: The registers of a search (the ``regs`` array of :func:`depth_first_search`).
+R_STARTED, R_DEPTH, R_NODES, R_STORED, R_LEVEL, R_BEST_LEN, R_BEST_CLEARED = range(7)
+#: Positions a time-budgeted search expands between two readings of the clock (a few ms).
+SLICE_NODES = 50_000
 _STATUS: dict[int, Status] = {SOLVED: "solved", UNSOLVABLE: "unsolvable", INTRACTABLE: "intractable"}
 #: A state packs ``removed | pos << POS_SHIFT | key << KEY_SHIFT`` (28 + 6 + 4 bits); a table
 #: entry adds the search's stamp above ``STAMP_SHIFT``.
@@ -101,7 +104,7 @@ def _tab_take(tab, r):
 
 
 @njit(cache=True)
-def _search(
+def depth_first_search(
     accept,
     slot_rank,
     stock_key,
@@ -112,14 +115,25 @@ def _search(
     wrap,
     prune,
     max_nodes,
+    pause_at,
     small_table,
     mid_table,
     big_table,
     stamp,
     line,
     best_line,
+    st,
+    tab,
+    regs,
 ):
     """Iterative DFS. Returns (status, nodes, line length, best length, best cleared).
+
+    Resumable: the search's stack (``st``: removed, exposed, stock position, moves left and cards
+    cleared per depth), its tableau counts (``tab``) and its registers (``regs``: started, depth,
+    nodes, stored, table level, best length, best cleared) live in the caller's arrays.  Once
+    ``nodes`` reaches ``pause_at`` it returns :data:`PAUSED`, and a call with the same arrays goes
+    on where it stopped, so a search cut into slices expands the same nodes in the same order as
+    one run straight through (the time budget reads the clock between slices).
 
     Table entries hold ``state | stamp << STAMP_SHIFT`` (0 = free): an entry of an older stamp counts
     as free, so no table needs clearing between searches.  A search starts in the small table
@@ -133,20 +147,11 @@ def _search(
     cache; ``benchmarks/solve_first_call.py`` measures what the middle step gains (BENCHMARKS.md
     records its runs).  A ``mid_table`` no larger than ``small_table`` skips the middle step.
     """
-    table = small_table
     all_slots = np.int64(ALL_SLOTS)
     draw_bit = np.int64(1) << DRAW
     n_stock = stock_key.shape[0]
-    mask = table.shape[0] - 1
-    limit = (table.shape[0] * 7) // 10
     stamp_bits = np.int64(stamp) << STAMP_SHIFT
-    stored = 0
-    # the tableau cards left: count per rank, ranks present (bit mask), odd and even counts;
     # the stock from each position on: ranks present (bit 0: a joker), odd and even counts
-    tab = np.zeros(16, np.int64)  # see _tab_put
-    for s in range(NUM_SLOTS):
-        if removed0 & (np.int64(1) << s) == 0:
-            _tab_put(tab, slot_rank[s])
     stock_mask = np.zeros(n_stock + 1, np.int64)
     stock_odd = np.zeros(n_stock + 1, np.int64)
     stock_even = np.zeros(n_stock + 1, np.int64)
@@ -155,28 +160,54 @@ def _search(
         stock_mask[p] = stock_mask[p + 1] | (np.int64(1) << r)
         stock_odd[p] = stock_odd[p + 1] + (1 if r & 1 else 0)
         stock_even[p] = stock_even[p + 1] + (1 if r and r & 1 == 0 else 0)
-    st_removed = np.empty(MAX_LINE, np.int64)
-    st_exposed = np.empty(MAX_LINE, np.int64)
-    st_pos = np.empty(MAX_LINE, np.int64)
-    st_moves = np.empty(MAX_LINE, np.int64)
-    st_cleared = np.empty(MAX_LINE, np.int64)
-    exposed0 = exposed_slots(removed0)
-    cleared0 = popcount(removed0)
-    best_cleared = cleared0
-    best_len = 0
-    if removed0 == all_slots:
-        return SOLVED, 0, 0, 0, cleared0
-    moves0 = exposed0 & accept[key0]
-    if draw_allowed(n_stock - pos0, moves0, when_stuck):
-        moves0 |= draw_bit
-    st_removed[0] = removed0
-    st_exposed[0] = exposed0
-    st_pos[0] = pos0
-    st_moves[0] = moves0
-    st_cleared[0] = cleared0
-    nodes = 1
-    depth = 0
+    st_removed = st[0]
+    st_exposed = st[1]
+    st_pos = st[2]
+    st_moves = st[3]
+    st_cleared = st[4]
+    if regs[R_STARTED] == 0:
+        regs[R_STARTED] = 1
+        # the tableau cards left: count per rank, ranks present (bit mask), odd and even counts
+        tab[:] = 0  # see _tab_put
+        for s in range(NUM_SLOTS):
+            if removed0 & (np.int64(1) << s) == 0:
+                _tab_put(tab, slot_rank[s])
+        exposed0 = exposed_slots(removed0)
+        cleared0 = popcount(removed0)
+        regs[R_BEST_CLEARED] = cleared0
+        regs[R_BEST_LEN] = 0
+        if removed0 == all_slots:
+            return SOLVED, 0, 0, 0, cleared0
+        moves0 = exposed0 & accept[key0]
+        if draw_allowed(n_stock - pos0, moves0, when_stuck):
+            moves0 |= draw_bit
+        st_removed[0] = removed0
+        st_exposed[0] = exposed0
+        st_pos[0] = pos0
+        st_moves[0] = moves0
+        st_cleared[0] = cleared0
+        regs[R_NODES] = 1
+        regs[R_DEPTH] = 0
+        regs[R_STORED] = 0
+        regs[R_LEVEL] = 0
+    depth = regs[R_DEPTH]
+    nodes = regs[R_NODES]
+    stored = regs[R_STORED]
+    level = regs[R_LEVEL]
+    best_len = regs[R_BEST_LEN]
+    best_cleared = regs[R_BEST_CLEARED]
+    table = small_table if level == 0 else (mid_table if level == 1 else big_table)
+    mask = table.shape[0] - 1
+    limit = (table.shape[0] * 7) // 10
     while depth >= 0:
+        if nodes >= pause_at:
+            regs[R_DEPTH] = depth
+            regs[R_NODES] = nodes
+            regs[R_STORED] = stored
+            regs[R_LEVEL] = level
+            regs[R_BEST_LEN] = best_len
+            regs[R_BEST_CLEARED] = best_cleared
+            return PAUSED, nodes, 0, best_len, best_cleared
         moves = st_moves[depth]
         if moves == 0:
             if depth > 0 and line[depth - 1] != DRAW:  # leaving the state that removal made
@@ -229,8 +260,10 @@ def _search(
             # move to the next table: re-insert every entry of this search
             if table.shape[0] < mid_table.shape[0] and mid_table.shape[0] < big_table.shape[0]:
                 grown = mid_table
+                level = 1
             else:
                 grown = big_table
+                level = 2
             for i in range(table.shape[0]):
                 entry = table[i]
                 if entry >> STAMP_SHIFT == stamp:
@@ -249,8 +282,8 @@ def _search(
             table[h] = state | stamp_bits
             stored += 1
         nodes += 1
-        if nodes > max_nodes:
-            return INTRACTABLE, nodes, 0, best_len, best_cleared
+        if nodes > max_nodes:  # this position is not expanded: the budget's nodes were
+            return INTRACTABLE, max_nodes, 0, best_len, best_cleared
         if cleared > best_cleared:
             best_cleared = cleared
             best_len = depth + 1
@@ -323,64 +356,73 @@ def search_inputs(game: TriPeaksGame) -> dict[str, Any]:
         "accept": accept,
         "removed": game.removed,
         "pos": game.stock_pos,
-        "key": game._key,
+        "key": game.waste_key,
         "when_stuck": game.rules.draw == "when_stuck",
     }
 
 
 def solve_tripeaks(
-    game: TriPeaksGame, *, max_nodes: int = DEFAULT_MAX_NODES, maximise_cleared: bool = False
+    game: TriPeaksGame,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    maximise_cleared: bool = False,
 ) -> SolveResult:
     """Solve a TriPeaks position exactly, with full information (it reads hidden cards).
+
+    The budget is :func:`~solitaire_env.common.budget.search_budget`'s: ``max_nodes``
+    positions, ``max_seconds`` seconds, whichever runs out first; neither given:
+    :data:`~solitaire_env.common.budget.DEFAULT_MAX_NODES` nodes.  A search cut into time slices
+    expands the same nodes as one with the same node budget, so a time budget changes only
+    where the search stops.
 
     ``solved``: ``line`` is a winning list of env actions from the position.  Otherwise
     ``line`` reaches the most cards cleared among the positions the search expanded
     (``best``).  The search prunes positions that cannot be won, so by default that is a good
     line, not a proven maximum; with ``maximise_cleared=True`` an unsolvable position is
-    searched again without that pruning, and ``best`` is then the most cards that can be
-    cleared at all (within the budget: ``extra["best_exact"]`` says whether it was proved).
+    searched again without that pruning (on what is left of the budget), and ``best`` is then
+    the most cards that can be cleared at all (within the budget: ``extra["best_exact"]`` says
+    whether it was proved).
     """
-    result = _solve(game, max_nodes, prune=True)
+    budget = search_budget(max_nodes, max_seconds)
+    start = time.perf_counter()
+    deadline = budget.deadline(start)
+    result = _solve(game, budget.nodes, deadline, prune=True)
     if maximise_cleared and result.status == "unsolvable":
-        again = _solve(game, max_nodes, prune=False)
-        exact = again.status == "unsolvable"
+        left = max(1, budget.nodes - result.nodes)
+        again = _solve(game, left, deadline, prune=False)
         return SolveResult(
             "unsolvable",
             again.line,
             result.nodes + again.nodes,
             again.best,
-            result.seconds + again.seconds,
-            {"best_exact": exact},
+            time.perf_counter() - start,
+            {"best_exact": again.status == "unsolvable"},
         )
     return result
 
 
-def _solve(game: TriPeaksGame, max_nodes: int, *, prune: bool) -> SolveResult:
-    if max_nodes < 1:
-        raise ValueError(f"max_nodes must be at least 1, got {max_nodes!r}")
+def _solve(game: TriPeaksGame, max_nodes: int, deadline: float | None, *, prune: bool) -> SolveResult:
     start = time.perf_counter()
     x = search_inputs(game)
     small, mid, big, stamp = _Table.next()
     line = np.zeros(MAX_LINE, dtype=np.int64)
     best_line = np.zeros(MAX_LINE, dtype=np.int64)
-    status, nodes, n_line, n_best, best = _search(
-        x["accept"],
-        x["slot_rank"],
-        x["stock_key"],
-        x["removed"],
-        x["pos"],
-        x["key"],
-        x["when_stuck"],
-        game.rules.wrap,
-        prune,
-        max_nodes,
-        small,
-        mid,
-        big,
-        stamp,
-        line,
-        best_line,
-    )
+    stack = np.zeros((5, MAX_LINE), dtype=np.int64)
+    tab = np.zeros(16, dtype=np.int64)
+    regs = np.zeros(7, dtype=np.int64)
+    status = PAUSED
+    nodes = n_line = n_best = best = 0
+    stopped_by: StoppedBy | None = "nodes"
+    while status == PAUSED:
+        if deadline is not None and nodes and time.perf_counter() >= deadline:
+            status, stopped_by = INTRACTABLE, "seconds"
+            break
+        pause_at = nodes + SLICE_NODES if deadline is not None else NO_NODE_LIMIT
+        status, nodes, n_line, n_best, best = depth_first_search(
+            x["accept"], x["slot_rank"], x["stock_key"], x["removed"], x["pos"], x["key"], x["when_stuck"],
+            game.rules.wrap, prune, max_nodes, pause_at, small, mid, big, stamp, line, best_line, stack, tab, regs,
+        )  # fmt: skip
     found = line[:n_line] if status == SOLVED else best_line[:n_best]
     return SolveResult(
         _STATUS[int(status)],
@@ -388,6 +430,7 @@ def _solve(game: TriPeaksGame, max_nodes: int, *, prune: bool) -> SolveResult:
         int(nodes),
         int(best),
         time.perf_counter() - start,
+        stopped_by=stopped_by if status == INTRACTABLE else None,
     )
 
 

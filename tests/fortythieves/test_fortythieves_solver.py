@@ -15,7 +15,8 @@ from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.fortythieves.solver import DEFAULT_MAX_NODES, ordered_moves, solve_fortythieves
+from solitaire_env.common.budget import DEFAULT_MAX_NODES
+from solitaire_env.fortythieves.solver import ordered_moves, solve_fortythieves
 
 EXAMPLE_DEAL, EXAMPLE_LINE = ft_example_win()
 
@@ -173,12 +174,12 @@ def test_tiny_budget_is_intractable_never_unsolvable():
     assert replay(game, result.line).founded == result.best
 
 
-def test_zero_budget_is_intractable():
-    result = solve_fortythieves(new_game(ft_deal(DEAD_COLUMNS)), max_nodes=0)
-    assert result.status == "intractable" and result.nodes == 0 and result.line == ()
+def test_one_node_budget_is_intractable_and_says_nodes():
+    result = solve_fortythieves(new_game(ft_deal(DEAD_COLUMNS)), max_nodes=1)
+    assert result.status == "intractable" and result.stopped_by == "nodes" and result.nodes <= 1
 
 
-@pytest.mark.parametrize("bad", [-1, 1.5, True, "10"])
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "10"])
 def test_bad_budget_is_refused(bad):
     with pytest.raises(ValueError, match="max_nodes"):
         solve_fortythieves(new_game(EXAMPLE_DEAL), max_nodes=bad)

@@ -21,44 +21,46 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_solve_with_seconds_reports_the_time_budget(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "solve", EASY, "--seconds", "0.5")
+    status, out, err = run(capsys, "solve", EASY, "--max-seconds", "0.5")
     assert status == 0 and err == ""
     assert "verdict: solved" in out
-    assert "(budget 0.5 s, no node limit)" in out
-    status, out, _ = run(capsys, "solve", HARD, "--seconds", "0.2")
+    assert "(budget 0.5 s)" in out and "stopped: won (a winning line was found)" in out
+    status, out, _ = run(capsys, "solve", HARD, "--max-seconds", "0.2")
     assert status == 0
-    assert "verdict: intractable: the budget of 0.2 s (no node limit) ran out" in out
-    status, out, _ = run(capsys, "solve", HARD, "--seconds", "5", "--max-nodes", "3000")
-    assert "(budget 5 s, 3,000)" in out and "verdict: intractable" in out
+    assert "verdict: intractable: the time budget was spent (0.2 s) before a verdict" in out
+    assert "stopped: seconds (the time budget was spent)" in out
+    status, out, _ = run(capsys, "solve", HARD, "--max-seconds", "5", "--max-nodes", "3000")
+    assert "(budget 5 s or 3,000 nodes)" in out and "verdict: intractable: the node budget was spent" in out
+    assert "stopped: nodes" in out
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "abc", "inf", "nan"])
 def test_bad_seconds_are_one_clear_error(capsys: pytest.CaptureFixture[str], value: str) -> None:
-    status, _, err = run(capsys, "solve", EASY, "--seconds", value)
+    status, _, err = run(capsys, "solve", EASY, "--max-seconds", value)
     assert status == 2
-    assert f"argument --seconds: want a number of seconds > 0, got {value!r}" in err
+    assert f"argument --max-seconds: want a number of seconds > 0, got {value!r}" in err
 
 
-def test_seconds_are_refused_for_tripeaks(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["solve", "TP1-E-AAAAAAB", "--seconds", "1"], ["solve", "--deals", "2", "--seconds", "1"]):
-        status, _, err = run(capsys, *argv)
-        assert status == 2
-        assert "--seconds is a Forty Thieves budget" in err
-    with pytest.raises(ValueError, match="max_seconds is a Forty Thieves budget"):
-        solitaire_env.solve("TP1-E-AAAAAAB", max_seconds=1.0)
+def test_tripeaks_takes_a_time_budget_too(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "solve", "TP1-E-AAAAAAB", "--max-seconds", "1")
+    assert status == 0 and err == ""
+    assert "(budget 1 s)" in out and "stopped: " in out
+    status, out, _ = run(capsys, "solve", "--deals", "2", "--max-seconds", "1", "--workers", "1", "--no-progress")
+    assert status == 0 and "budget 1 s per deal" in out
+    assert solitaire_env.solve("TP1-E-AAAAAAB", max_seconds=1.0).stopped_by in ("won", "proved")
 
 
 def test_solvability_run_with_seconds(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "solve", "--game", "ft", "--deals", "2", "--seconds", "0.2", "--workers", "1")
+    status, out, err = run(capsys, "solve", "--game", "ft", "--deals", "2", "--max-seconds", "0.2", "--workers", "1")
     assert status == 0
-    assert "budget 0.2 s (no node limit) per deal" in out
+    assert "budget 0.2 s per deal" in out
     assert "solving" in err  # the progress bar
     assert out.count("\nall ") == 1
 
 
 def test_solve_passes_the_time_budget_on() -> None:
     result = solitaire_env.solve(HARD, max_seconds=0.05)
-    assert result.status == "intractable" and result.extra["stop"] == "seconds"
+    assert result.status == "intractable" and result.stopped_by == "seconds"
     assert result.seconds < 2.0
 
 
@@ -70,7 +72,7 @@ def test_the_bench_line_compares_equal_results(monkeypatch: pytest.MonkeyPatch) 
 
     def off_by_one(game, *, max_nodes):  # type: ignore[no-untyped-def]
         r = original(game, max_nodes=max_nodes)
-        return SolveResult(r.status, r.line, r.nodes + 1, r.best, r.seconds)
+        return SolveResult(r.status, r.line, r.nodes + 1, r.best, r.seconds, stopped_by=r.stopped_by)
 
     monkeypatch.setattr(python_solver, "solve_fortythieves_python", off_by_one)
     with pytest.raises(AssertionError, match="the Forty Thieves solvers differ"):

@@ -38,7 +38,8 @@ from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.reference_solver import reference_solvable
 from solitaire_env.tripeaks.rules import DRAW, TriPeaksRules
-from solitaire_env.tripeaks.solver import DEFAULT_MAX_NODES, solve_tripeaks
+from solitaire_env.common.budget import DEFAULT_MAX_NODES
+from solitaire_env.tripeaks.solver import solve_tripeaks
 
 TRIPEAKS_ID = "solitaire_env/TriPeaks-v0"
 #: An Easy deal the solver proves unsolvable after ~186,000 nodes (a "hard" deal).
@@ -274,7 +275,7 @@ def test_spent_budget_is_intractable_never_unsolvable() -> None:
     for budget in (1, 2, 1000, full.nodes - 1):
         result = solitaire_env.solve(game, max_nodes=budget)
         assert result.status == "intractable", budget
-        assert result.nodes == budget + 1  # it stops at the first node past the budget
+        assert result.nodes == budget  # it stops at the first node past the budget, not expanded
         assert play_line(game, result.line).cleared == result.best  # its best line so far
     exact = solitaire_env.solve(game, max_nodes=full.nodes)  # just enough: the search ends
     assert exact.status == "unsolvable" and exact.nodes == full.nodes and exact.best == full.best
