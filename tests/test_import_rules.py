@@ -7,8 +7,8 @@
 3. ``agents`` never imports a ``_`` name from ``solitaire_env``, never reads ``module._name`` of a
    ``solitaire_env`` module, and never reads a ``_`` attribute of an object (static
    approximation: every ``x._name`` read in ``agents/``, except dunders, ``self._x`` / ``cls._x``
-   and the privates that ``agents`` itself defines: the names of its own ``_`` functions,
-   classes, module globals and attributes it assigns);
+   and the privates that ``agents`` itself defines and ``solitaire_env`` does not: the names of
+   its own ``_`` functions, classes, module globals and attributes it assigns);
 4. ``solitaire_env`` library modules never import ``agents``: the CLI (:data:`JOINS`) is the one
    place that joins them (it imports ``agents`` lazily, for the eval / replay / train verbs).
 
@@ -159,7 +159,9 @@ def violations(root: Path = ROOT) -> set[Violation]:
     """Every breach of the four rules under ``root`` (a checkout: ``solitaire_env/``, ``agents/``)."""
     library = _sources(root, "solitaire_env")
     agents = _sources(root, "agents")
-    own = _own_privates(agents)
+    # a ``_`` name that solitaire_env defines is read as its private even where agents happens
+    # to define the same name (``game._key`` is the game's, whatever agents calls ``_key``)
+    own = _own_privates(agents) - _own_privates(library)
     found: set[Violation] = set()
     for src in library + agents:
         game = _game_of(src.module)
@@ -289,3 +291,13 @@ _PLANTED = [
 @pytest.mark.parametrize(("rel", "text", "name", "rule"), _PLANTED)
 def test_checker_finds_each_kind_of_violation(tmp_path: Path, rel: str, text: str, name: str, rule: str) -> None:
     assert violations(_tree(tmp_path, {**_CLEAN, rel: text})) == {(rel, name, rule)}
+
+
+def test_a_private_of_solitaire_env_counts_even_where_agents_has_the_same_name(tmp_path: Path) -> None:
+    """``game._key`` reads the game's private although agents names a variable ``_key`` too."""
+    files = {
+        **_CLEAN,
+        "solitaire_env/tripeaks/game.py": "class Game:\n    def __init__(self):\n        self._key = 0\n",
+        _HEUR: "def f(game):\n    _key = 1\n    return game._key + _key\n",
+    }
+    assert violations(_tree(tmp_path, files)) == {(_HEUR, "_key", "agents reads a _ attribute it does not define")}

@@ -11,11 +11,11 @@ import pytest
 from conftest import FORTYTHIEVES_ID, FT_DRAW, FT_FOUNDATION, FT_WASTE, ft_deal, ft_example_win, ft_move
 
 import solitaire_env  # noqa: F401  (registers the envs)
+from solitaire_env.common.budget import DEFAULT_MAX_NODES
 from solitaire_env.common.result import SolveResult
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.common.budget import DEFAULT_MAX_NODES
 from solitaire_env.fortythieves.solver import ordered_moves, solve_fortythieves
 
 EXAMPLE_DEAL, EXAMPLE_LINE = ft_example_win()

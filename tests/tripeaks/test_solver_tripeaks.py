@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 
 import solitaire_env
+from solitaire_env.common.budget import DEFAULT_MAX_NODES
 from solitaire_env.common.deals import DealCode, parse_deal_code
 from solitaire_env.common.pool import process_pool
 from solitaire_env.common.result import SolveResult
@@ -38,7 +39,6 @@ from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.reference_solver import reference_solvable
 from solitaire_env.tripeaks.rules import DRAW, TriPeaksRules
-from solitaire_env.common.budget import DEFAULT_MAX_NODES
 from solitaire_env.tripeaks.solver import solve_tripeaks
 
 TRIPEAKS_ID = "solitaire_env/TriPeaks-v0"
