@@ -43,15 +43,19 @@ from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from agents.training.features import (
+from agents.players.scorers import (
+    COVER_TABLES,
+    PAIRS,
     SLOT_FACE_DOWN,
     SLOT_RANK,
     SLOT_REMOVED,
     WASTE_EMPTY,
     WASTE_JOKER,
     adjacency,
-    rank_relations,
+    afterstate_inputs,
+    candidates,
 )
+from agents.training.features import rank_relations
 from agents.training.score_policy import ScorePolicy
 from solitaire_env.common.cards import SUITS
 from solitaire_env.tripeaks.observe import (
@@ -64,15 +68,13 @@ from solitaire_env.tripeaks.observe import (
     UNSEEN_OFFSET,
     WASTE_OFFSET,
 )
-from solitaire_env.tripeaks.rules import COVERED_BY, COVERS, DRAW, MAX_STOCK, NUM_ACTIONS, NUM_RANKS, NUM_SLOTS
+from solitaire_env.tripeaks.rules import DRAW, MAX_STOCK, NUM_ACTIONS, NUM_RANKS, NUM_SLOTS
 
 __all__ = ["AfterstatePolicy", "TriPeaksAfterstateFeatures", "afterstate_policy_kwargs"]
 
-_PAIRS = np.triu_indices(NUM_SLOTS, k=1)
+_PAIRS = PAIRS
 _WASTE_JOKER, _WASTE_EMPTY = WASTE_JOKER, WASTE_EMPTY  # places in the waste block: rank, suit, joker, empty
 _NUM_SUITS = len(SUITS)
-#: The most slots a slot lies on, and the most that lie on it (the width of :func:`_cover_tables`).
-_COVER_WIDTH = max(len(slots) for slots in (*COVERED_BY, *COVERS))
 #: The scorer's input: the afterstate (607), about-to-turn flags (28), drawn, advised,
 #: playable (28) and linked pairs (378).
 SCORER_INPUT = FLAT_SIZE + NUM_SLOTS + 2 + NUM_SLOTS + len(_PAIRS[0])
@@ -115,22 +117,6 @@ def _factor_columns() -> tuple[np.ndarray, np.ndarray]:
     return slot_columns, shared_columns
 
 
-def _cover_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``covered_by[s]``: the (up to 2) slots on slot s, padded with 28 (a column that is always
-    "removed"); ``under[s, k]`` / ``other[s, k]``: the k-th slot that slot s lies on and that
-    slot's other cover (padded with 28)."""
-    covered_by = np.full((NUM_SLOTS, _COVER_WIDTH), NUM_SLOTS, dtype=np.int64)
-    under = np.full((NUM_SLOTS, _COVER_WIDTH), NUM_SLOTS, dtype=np.int64)
-    other = np.full((NUM_SLOTS, _COVER_WIDTH), NUM_SLOTS, dtype=np.int64)
-    for s in range(NUM_SLOTS):
-        covered_by[s, : len(COVERED_BY[s])] = COVERED_BY[s]
-        for k, t in enumerate(COVERS[s]):
-            under[s, k] = t
-            rest = [c for c in COVERED_BY[t] if c != s]
-            other[s, k] = rest[0] if rest else NUM_SLOTS
-    return covered_by, under, other
-
-
 class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
     """The 29 moves' afterstate scores, followed by the observation's rank-relation features
     (for the critic); see the module docstring."""
@@ -147,11 +133,8 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         self.with_advice = shape[0] > FLAT_SIZE
         super().__init__(observation_space, NUM_ACTIONS + shape[0] + NUM_SLOTS + len(_PAIRS[0]))
         self.wrap = bool(wrap)
-        covered_by, under, other = _cover_tables()
+        covered_by, under, other = COVER_TABLES
         self.register_buffer("adj", torch.as_tensor(adjacency(self.wrap)))
-        # the candidates take K-A as adjacent under either rule, so that a model played under the
-        # other rules (``eval --rules``) scores every legal move (not saved: older files load)
-        self.register_buffer("adj_any", torch.as_tensor(adjacency(True)), persistent=False)
         self.register_buffer("pair_s", torch.as_tensor(_PAIRS[0], dtype=torch.long))
         self.register_buffer("pair_t", torch.as_tensor(_PAIRS[1], dtype=torch.long))
         self.register_buffer("covered_by", torch.as_tensor(covered_by))
@@ -170,91 +153,21 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
 
     # ------------------------------------------------------------------ pieces
 
-    def _relations(self, flat: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``playable`` (N, 28) and ``linked`` (N, 378) of flat observations (or afterstates)."""
-        return rank_relations(flat, self.adj, self.pair_s, self.pair_t)  # type: ignore[arg-type]
-
     def candidates(self, flat: torch.Tensor) -> torch.Tensor:
-        """(B, 29) bool: the moves that can be legal in each observation (a superset of the mask)."""
-        batch = flat.shape[0]
-        slots = flat[:, : NUM_SLOTS * SLOT_SIZE].reshape(batch, NUM_SLOTS, SLOT_SIZE)
-        # column 28: none (always removed)
-        removed = torch.cat([slots[:, :, SLOT_REMOVED], torch.ones(batch, 1, dtype=flat.dtype)], dim=1)
-        covered_by: torch.Tensor = self.covered_by  # type: ignore[assignment]
-        exposed = removed[:, covered_by].prod(dim=2) > 0.5  # (B, 28)
-        ranks = slots[:, :, SLOT_RANK : SLOT_RANK + NUM_RANKS]  # zero unless face up
-        face_up = ranks.sum(dim=2) > 0.5
-        adj: torch.Tensor = self.adj_any  # type: ignore[assignment]
-        waste = flat[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]
-        fits = torch.einsum("bsr,br->bs", ranks @ adj, waste) > 0.5
-        anything = (flat[:, WASTE_OFFSET + _WASTE_JOKER] + flat[:, WASTE_OFFSET + _WASTE_EMPTY] > 0.5).unsqueeze(1)
-        slots_ok = face_up & exposed & (fits | anything)
-        draw_ok = (flat[:, STOCK_OFFSET] > 0).unsqueeze(1)
-        return torch.cat([slots_ok, draw_ok], dim=1)
-
-    def afterstates(self, flat: torch.Tensor, rows: torch.Tensor, moves: torch.Tensor) -> torch.Tensor:
-        """The afterstates of moves ``moves`` in observations ``flat[rows]``: (N, 607 + 28 + 1)
-        (the flat afterstate, the about-to-turn flags, the drawn flag)."""
-        after = flat[rows, :FLAT_SIZE].clone()
-        n = after.shape[0]
-        slot_moves = moves < DRAW
-        turn = torch.zeros(n, NUM_SLOTS + 1, dtype=flat.dtype)
-        drawn = (~slot_moves).to(flat.dtype).unsqueeze(1)
-        # -- remove slot s
-        i = torch.nonzero(slot_moves).squeeze(1)
-        if len(i):
-            s = moves[i]
-            blocks = after[i, : NUM_SLOTS * SLOT_SIZE].reshape(len(i), NUM_SLOTS, SLOT_SIZE)
-            card = blocks[torch.arange(len(i)), s]  # (k, 19): its rank and suit
-            waste = torch.zeros(len(i), SLOT_SIZE, dtype=flat.dtype)
-            waste[:, :_WASTE_JOKER] = card[:, SLOT_RANK:SLOT_SIZE]  # rank and suit
-            after[i, WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE] = waste
-            removed_block = torch.zeros(len(i), SLOT_SIZE, dtype=flat.dtype)
-            removed_block[:, SLOT_REMOVED] = 1.0
-            blocks = blocks.clone()
-            blocks[torch.arange(len(i)), s] = removed_block
-            after[i, : NUM_SLOTS * SLOT_SIZE] = blocks.reshape(len(i), -1)
-            after[i, CHAIN_OFFSET] += 1.0 / NUM_SLOTS
-            after[i, CLEARED_OFFSET] += 1.0 / NUM_SLOTS
-            removed = torch.cat([blocks[:, :, SLOT_REMOVED], torch.ones(len(i), 1, dtype=flat.dtype)], dim=1)
-            face_down = torch.cat([blocks[:, :, SLOT_FACE_DOWN], torch.zeros(len(i), 1, dtype=flat.dtype)], dim=1)
-            under: torch.Tensor = self.under[s]  # type: ignore[index]
-            other: torch.Tensor = self.other[s]  # type: ignore[index]
-            ar = torch.arange(len(i)).unsqueeze(1)
-            turning = face_down[ar, under] * removed[ar, other]  # (k, 2)
-            flags = torch.zeros(len(i), NUM_SLOTS + 1, dtype=flat.dtype)
-            flags.scatter_add_(1, under, turning)
-            turn[i] = flags
-        # -- draw
-        j = torch.nonzero(~slot_moves).squeeze(1)
-        if len(j):
-            unseen = after[j, UNSEEN_OFFSET:JOKERS_OFFSET].reshape(len(j), _NUM_SUITS, NUM_RANKS)
-            jokers = after[j, JOKERS_OFFSET] * 2.0
-            total = (unseen.sum(dim=(1, 2)) + jokers).clamp(min=1.0).unsqueeze(1)
-            waste = torch.zeros(len(j), SLOT_SIZE, dtype=flat.dtype)
-            waste[:, :NUM_RANKS] = unseen.sum(dim=1) / total
-            waste[:, NUM_RANKS:_WASTE_JOKER] = unseen.sum(dim=2) / total
-            waste[:, _WASTE_JOKER] = jokers / total.squeeze(1)
-            after[j, WASTE_OFFSET : WASTE_OFFSET + SLOT_SIZE] = waste
-            after[j, STOCK_OFFSET] = (after[j, STOCK_OFFSET] - 1.0 / MAX_STOCK).clamp(min=0.0)
-            after[j, CHAIN_OFFSET] = 0.0
-        return torch.cat([after, turn[:, :NUM_SLOTS], drawn], dim=1)
+        """(B, 29) bool: the moves that can be legal in each observation (a superset of the mask;
+        :func:`agents.players.scorers.candidates`)."""
+        return torch.as_tensor(candidates(flat.detach().cpu().numpy()))
 
     def scores_direct(self, observations: torch.Tensor) -> torch.Tensor:
         """(B, 29): the scorer's number for each move that can be legal, 0 for the others, computed
-        the plain way: each afterstate built (:meth:`afterstates`), its rank relations computed,
-        the whole scorer input run through the network. :meth:`scores` is the same numbers, faster;
-        this is what tests/agents/test_afterstate.py checks it against."""
-        rows, moves = torch.nonzero(self.candidates(observations), as_tuple=True)
-        after = self.afterstates(observations, rows, moves)
-        if self.with_advice:
-            advised = observations[rows, FLAT_SIZE + moves].unsqueeze(1)
-        else:
-            advised = torch.zeros(len(rows), 1, dtype=observations.dtype)
-        playable, linked = self._relations(after[:, :FLAT_SIZE])
-        got = self.scorer(torch.cat([after, advised, playable, linked], dim=1)).squeeze(1)
+        the plain way: each afterstate's scorer input built whole
+        (:func:`agents.players.scorers.afterstate_inputs`, what the numpy policy plays) and run
+        through the network. :meth:`scores` is the same numbers, faster; this is what
+        tests/agents/test_afterstate.py checks it against."""
+        rows, moves, inputs = afterstate_inputs(observations.detach().cpu().numpy(), self.wrap)
+        got = self.scorer(torch.as_tensor(inputs)).squeeze(1)
         out = torch.zeros(observations.shape[0], NUM_ACTIONS, dtype=got.dtype)
-        return out.index_put((rows, moves), got)
+        return out.index_put((torch.as_tensor(rows), torch.as_tensor(moves)), got)
 
     def scores(self, observations: torch.Tensor) -> torch.Tensor:
         """(B, 29): the scorer's number for each move that can be legal, 0 for the others.
@@ -352,7 +265,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         return out.index_put((rows, moves), got)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        playable, linked = self._relations(observations[:, :FLAT_SIZE])
+        playable, linked = rank_relations(observations[:, :FLAT_SIZE], self.wrap)
         return torch.cat([self.scores(observations), observations, playable, linked], dim=1)
 
     def extra_repr(self) -> str:

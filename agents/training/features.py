@@ -28,42 +28,19 @@ import torch
 from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-from solitaire_env.common.cards import SUITS
-from solitaire_env.tripeaks.observe import FLAT_SIZE, SLOT_SIZE, WASTE_OFFSET
-from solitaire_env.tripeaks.rules import NUM_ACTIONS, NUM_RANKS, NUM_SLOTS, follows
+from agents.players.scorers import adjacency
+from agents.players.scorers import rank_relations as numpy_relations
+from solitaire_env.tripeaks.observe import FLAT_SIZE
+from solitaire_env.tripeaks.rules import NUM_ACTIONS, NUM_SLOTS
 
-__all__ = ["TriPeaksChainFeatures", "adjacency", "rank_relations"]
-
-#: Places in a slot block of the flat observation: 0 face down, 1 removed, 2..14 rank one-hot,
-#: 15..18 suit (solitaire_env.tripeaks.observe).
-SLOT_FACE_DOWN, SLOT_REMOVED, SLOT_RANK = 0, 1, 2
-#: Places in the waste block: 0..12 rank one-hot, 13..16 suit, 17 joker, 18 empty.
-WASTE_JOKER = NUM_RANKS + len(SUITS)
-WASTE_EMPTY = WASTE_JOKER + 1
-_RANK_START = SLOT_RANK
-_WASTE_JOKER = WASTE_JOKER
+__all__ = ["TriPeaksChainFeatures", "rank_relations"]
 
 
-def adjacency(wrap: bool) -> np.ndarray:
-    """The 13 x 13 matrix of ranks one apart (A..K; with ``wrap`` K-A too)."""
-    ranks = range(1, NUM_RANKS + 1)
-    return np.array([[1.0 if follows(r, q, wrap) else 0.0 for q in ranks] for r in ranks], dtype=np.float32)
-
-
-def rank_relations(
-    observations: torch.Tensor, adj: torch.Tensor, pair_s: torch.Tensor, pair_t: torch.Tensor
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """``playable`` (B, 28) and ``linked`` (B, 378) of flat observations (the module docstring);
-    ``adj`` is :func:`adjacency`, ``pair_s`` / ``pair_t`` the slot pairs ``s < t``."""
-    batch = observations.shape[0]
-    slots = observations[:, : NUM_SLOTS * SLOT_SIZE].reshape(batch, NUM_SLOTS, SLOT_SIZE)
-    ranks = slots[:, :, _RANK_START : _RANK_START + NUM_RANKS]  # (B, 28, 13), zero unless face up
-    waste = observations[:, WASTE_OFFSET : WASTE_OFFSET + NUM_RANKS]  # (B, 13)
-    joker = observations[:, WASTE_OFFSET + _WASTE_JOKER : WASTE_OFFSET + _WASTE_JOKER + 1]  # (B, 1)
-    near = ranks @ adj  # (B, 28, 13): the ranks one apart from each slot's card
-    playable = torch.einsum("bsr,br->bs", near, waste) + joker * ranks.sum(dim=2)
-    linked = torch.einsum("bsr,btr->bst", near, ranks)[:, pair_s, pair_t]
-    return playable, linked
+def rank_relations(observations: torch.Tensor, wrap: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    """``playable`` (B, 28) and ``linked`` (B, 378) of flat observations (the module docstring),
+    from :func:`agents.players.scorers.rank_relations` (a fixed map: no gradient flows through)."""
+    playable, linked = numpy_relations(observations.detach().cpu().numpy(), wrap)
+    return torch.as_tensor(playable), torch.as_tensor(linked)
 
 
 class TriPeaksChainFeatures(BaseFeaturesExtractor):
@@ -87,7 +64,7 @@ class TriPeaksChainFeatures(BaseFeaturesExtractor):
         self.register_buffer("pair_t", torch.as_tensor(pairs[1], dtype=torch.long))
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        playable, linked = rank_relations(observations, self.adj, self.pair_s, self.pair_t)  # type: ignore[arg-type]
+        playable, linked = rank_relations(observations, self.wrap)
         return torch.cat([observations, playable, linked], dim=1)
 
     def extra_repr(self) -> str:

@@ -27,6 +27,7 @@ from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
+from agents.players.scorers import move_inputs
 from agents.training.move_features import LOOKAHEAD_ROW, MOVE_FEATURES, OBS_SIZE, POSITION_FEATURES
 from agents.training.score_policy import ScorePolicy
 from solitaire_env.fortythieves.rules import NUM_ACTIONS
@@ -61,16 +62,14 @@ class MoveFeaturesExtractor(BaseFeaturesExtractor):
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     def scores(self, observations: torch.Tensor) -> torch.Tensor:
-        """(B, 210): each legal move's score, 0 for the others (only the legal rows are run)."""
-        batch = observations.shape[0]
-        rows = observations[:, :_ROWS].reshape(batch, NUM_ACTIONS, MOVE_FEATURES)
-        position = observations[:, _ROWS:]
-        b, a = torch.nonzero(rows[:, :, 0] > 0.5, as_tuple=True)
-        chosen = rows[b, a]
-        got = self.scorer(torch.cat([chosen, position[b]], dim=1)).squeeze(1)
+        """(B, 210): each legal move's score, 0 for the others (only the legal rows are run; their
+        inputs: :func:`agents.players.scorers.move_inputs`, what the numpy policy plays)."""
+        b, a, inputs = move_inputs(observations.detach().cpu().numpy(), MOVE_FEATURES)
+        chosen = torch.as_tensor(inputs)
+        got = self.scorer(chosen).squeeze(1)
         got = got + self.lookahead_bonus * chosen[:, LOOKAHEAD_ROW]
-        out = torch.zeros(batch, NUM_ACTIONS, dtype=got.dtype)
-        return out.index_put((b, a), got)
+        out = torch.zeros(observations.shape[0], NUM_ACTIONS, dtype=got.dtype)
+        return out.index_put((torch.as_tensor(b), torch.as_tensor(a)), got)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         batch = observations.shape[0]

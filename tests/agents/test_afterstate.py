@@ -10,6 +10,7 @@ pytest.importorskip("stable_baselines3")
 import torch
 from gymnasium import spaces
 
+from agents.players.scorers import afterstates
 from agents.training.afterstate import AfterstatePolicy, TriPeaksAfterstateFeatures, afterstate_policy_kwargs
 from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.observe import (
@@ -58,7 +59,7 @@ def test_afterstates_are_the_next_observations(rule: str, rules: dict) -> None:
         cand = features.candidates(o)[0].numpy()
         assert (cand | ~mask).all(), "a legal move is not a candidate"
         assert (other_rules.candidates(o)[0].numpy() | ~mask).all(), "a model of the other rules misses a move"
-        got = features.afterstates(o, torch.tensor([0]), torch.tensor([a]))[0].numpy()
+        got = afterstates(obs[None], np.array([0]), np.array([a]))[0]
         flat, turn, drawn = got[:FLAT_SIZE], got[FLAT_SIZE : FLAT_SIZE + NUM_SLOTS], got[-1]
         want = after.copy()
         if a < DRAW:

@@ -11,21 +11,20 @@ pytest.importorskip("stable_baselines3")
 import gymnasium as gym  # noqa: E402
 
 import solitaire_env  # noqa: E402, F401
-from agents.training.features import (  # noqa: E402
-    NUM_SLOTS,
+from agents.players.scorers import (  # noqa: E402
     SLOT_FACE_DOWN,
     SLOT_RANK,
     SLOT_REMOVED,
     WASTE_EMPTY,
     WASTE_JOKER,
-    TriPeaksChainFeatures,
     adjacency,
 )
+from agents.training.features import TriPeaksChainFeatures  # noqa: E402
 from solitaire_env.common.cards import JOKER, rank_of, suit_of  # noqa: E402
 from solitaire_env.tripeaks.deal import TriPeaksDeal  # noqa: E402
 from solitaire_env.tripeaks.game import TriPeaksGame  # noqa: E402
 from solitaire_env.tripeaks.observe import FLAT_SIZE, SLOT_SIZE, WASTE_OFFSET, TriPeaksObserver  # noqa: E402
-from solitaire_env.tripeaks.rules import NUM_RANKS, TriPeaksRules  # noqa: E402
+from solitaire_env.tripeaks.rules import NUM_RANKS, NUM_SLOTS, TriPeaksRules  # noqa: E402
 
 
 def test_adjacency_follows_the_wrap_rule() -> None:
