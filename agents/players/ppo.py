@@ -67,9 +67,18 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, EnvOutput, GameName, PublicState
+from agents.players.scorers import ScorerNet
 from solitaire_env.games import ENV_IDS  # the registered env of each game (re-exported)
 
-__all__ = ["ENV_IDS", "PpoAgent", "read_sidecar", "sidecar_path", "write_sidecar"]
+__all__ = [
+    "ENV_IDS",
+    "PUBLISHED_POLICIES",
+    "PpoAgent",
+    "published_policy",
+    "read_sidecar",
+    "sidecar_path",
+    "write_sidecar",
+]
 
 #: What the ``advice`` of a sidecar may name (:mod:`agents.training.advice`).
 ADVICE = ("base_policy",)
@@ -144,8 +153,25 @@ def _same_space(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a.shape == b.shape
 
 
+#: The published policies (agents/players/data/), played when no ``model`` is given: TriPeaks
+#: by the rules' K-A wrap (Easy: wrap, Classic: none), Forty Thieves.  ``solitaire-env export``
+#: made each from its config's ``model.zip`` (``configs/ppo_tripeaks_easy.yaml``,
+#: ``ppo_tripeaks_classic.yaml``, ``ppo_fortythieves.yaml``; docs/training.md).
+PUBLISHED_POLICIES: dict[tuple[GameName, bool], str] = {
+    ("tripeaks", True): "tripeaks_easy_ppo.npz",
+    ("tripeaks", False): "tripeaks_classic_ppo.npz",
+    ("fortythieves", True): "fortythieves_ppo.npz",
+}
+
+
+def published_policy(game: GameName, wrap: bool = True) -> Path:
+    """The path of the published policy of ``game`` (TriPeaks: for rules with or without K-A wrap)."""
+    return Path(__file__).with_name("data") / PUBLISHED_POLICIES[(game, bool(wrap) or game != "tripeaks")]
+
+
 class PpoAgent(Agent):
-    """A MaskablePPO policy from a saved model file (see the module docstring)."""
+    """A MaskablePPO policy: a saved ``model.zip`` (torch), its numpy export (``.npz``), or, with
+    no ``model``, the published policy of the rules played (numpy; see the module docstring)."""
 
     name = "ppo"
     games = ("tripeaks", "fortythieves")
@@ -165,23 +191,34 @@ class PpoAgent(Agent):
         advice: str | None = None,
     ) -> None:
         super().__init__(game, seed)
-        if model is None:
-            raise ValueError('the ppo agent needs model="path/to/model.zip"')
         if torch_threads is not None and (
             isinstance(torch_threads, bool) or not isinstance(torch_threads, int) or torch_threads < 1
         ):
             raise ValueError(f"torch_threads must be a whole number >= 1 or None, got {torch_threads!r}")
-        path = _model_file(model)
+        #: the published policies by K-A wrap when no model is given (loaded on first use)
+        self.published = model is None
+        path = published_policy(game) if model is None else _model_file(model)
         if not path.is_file():
             raise FileNotFoundError(f"ppo model file not found: {path}")
-        sidecar = read_sidecar(path)
+        #: the numpy policy (a ``.npz``; by K-A wrap for the published ones), else ``None``: torch
+        self.nets: dict[bool, ScorerNet] = {}
         kwargs: dict[str, Any] = {}
-        if sidecar is not None:
-            if sidecar["game"] != game:
-                raise ValueError(f"the ppo model {path} was trained on {sidecar['game']}, not {game}")
-            kwargs.update(sidecar["env_kwargs"])
-        if advice is None and sidecar is not None:
-            advice = sidecar["advice"]
+        if path.suffix == ".npz":
+            net = ScorerNet.load(path)
+            if net.game != game:
+                raise ValueError(f"the ppo policy {path} was trained on {net.game}, not {game}")
+            self.nets[True] = net
+            kwargs.update(net.env_kwargs)
+            if advice is None:
+                advice = net.advice
+        else:
+            sidecar = read_sidecar(path)
+            if sidecar is not None:
+                if sidecar["game"] != game:
+                    raise ValueError(f"the ppo model {path} was trained on {sidecar['game']}, not {game}")
+                kwargs.update(sidecar["env_kwargs"])
+            if advice is None and sidecar is not None:
+                advice = sidecar["advice"]
         if advice not in (None, "none", *ADVICE):
             raise ValueError(f"unknown advice {advice!r}; want one of {', '.join(ADVICE)}")
         if advice in ADVICE and game != "tripeaks":
@@ -198,11 +235,35 @@ class PpoAgent(Agent):
         self.model_path = path
         self.env_kwargs = kwargs
         self.deterministic = bool(deterministic)
+        import gymnasium as gym
+
+        import solitaire_env  # noqa: F401 (registers the envs)
+
+        env = gym.make(ENV_IDS[game], **kwargs)
+        self.observer = env.unwrapped.observer  # type: ignore[attr-defined]
+        env.close()
+        from agents.training.move_features import MoveFeatures
+
+        #: Forty Thieves models on move features (:mod:`agents.training.move_features`): their maker.
+        self.move_features: MoveFeatures | None = None
+        if self.nets:
+            if self.nets[True].kind == "moves":
+                self.move_features = MoveFeatures()
+            return
+        self._load_torch(path, device, torch_threads)
+
+    def _load_torch(self, path: Path, device: str, torch_threads: int | None) -> None:
+        """Load a ``model.zip`` with sb3-contrib and check that its observations are the ones
+        this agent makes."""
         from agents.evaluation.config import require_rl
 
         require_rl("the ppo agent")  # one line naming the pip command when the extra is missing
         import torch
+        from gymnasium import spaces
         from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.preprocessing import is_image_space
+
+        from agents.training.move_features import MoveFeatures, takes_move_features
 
         if torch_threads is not None:  # before any torch work in this process (see the module docstring)
             torch.set_num_threads(torch_threads)
@@ -212,36 +273,22 @@ class PpoAgent(Agent):
             raise ValueError(f"cannot load the ppo model {path}: {type(error).__name__}: {error}") from None
         self.policy: Any = self.model.policy
         self.policy.set_training_mode(False)  # what predict() does on every call
-        from gymnasium import spaces
-        from stable_baselines3.common.preprocessing import is_image_space
-
         space = self.policy.observation_space
         self._flat_input = isinstance(space, spaces.Box) and not is_image_space(space)
         self._batch_shape = (-1, *space.shape) if isinstance(space, spaces.Box) else ()
         self._device = self.policy.device  # the property walks the parameters on every read
-        import gymnasium as gym
-
-        import solitaire_env  # noqa: F401 (registers the envs)
-
-        env = gym.make(ENV_IDS[game], **kwargs)
-        self.observer = env.unwrapped.observer  # type: ignore[attr-defined]
-        env.close()
         want = self.observer.space
-        from agents.training.move_features import MoveFeatures, takes_move_features
-
-        #: Forty Thieves models on move features (:mod:`agents.training.move_features`): their maker.
-        self.move_features: MoveFeatures | None = None
-        if game == "fortythieves" and takes_move_features(self.model.observation_space):
+        if self.game == "fortythieves" and takes_move_features(self.model.observation_space):
             self.move_features = MoveFeatures()
             want = self.model.observation_space
         if self.advice is not None:
             from agents.training.advice import ADVICE_SIZE
 
             if not isinstance(want, spaces.Box) or len(want.shape) != 1:
-                raise ValueError(f"advice needs flat observations, but env kwargs {kwargs} give {want}")
+                raise ValueError(f"advice needs flat observations, but env kwargs {self.env_kwargs} give {want}")
             want = spaces.Box(0.0, 1.0, (want.shape[0] + ADVICE_SIZE,), np.float32)
         old_rows = 210 * 21 + 8  # the move features before rows 21-23 (the lookahead's) came in
-        if game == "fortythieves" and getattr(self.model.observation_space, "shape", None) == (old_rows,):
+        if self.game == "fortythieves" and getattr(self.model.observation_space, "shape", None) == (old_rows,):
             raise ValueError(
                 f"the ppo model {path} was trained on the older move features (21 numbers a move); "
                 "this version's have 24 (agents/training/move_features.py): train it again"
@@ -249,8 +296,22 @@ class PpoAgent(Agent):
         if not _same_space(want, self.model.observation_space):
             raise ValueError(
                 f"the ppo model {path} takes observations {self.model.observation_space}, but env kwargs "
-                f"{kwargs} and advice {self.advice} give {want} (give the right obs_mode and advice, or a sidecar)"
+                f"{self.env_kwargs} and advice {self.advice} give {want} "
+                "(give the right obs_mode and advice, or a sidecar)"
             )
+
+    def net_for(self, state: PublicState) -> ScorerNet | None:
+        """The numpy policy that plays ``state`` (``None`` for a torch model): the published one
+        of the state's rules when no model was given."""
+        if not self.nets:
+            return None
+        if not self.published or self.game != "tripeaks":
+            return self.nets[True]
+        wrap = bool(state.rules.wrap)
+        net = self.nets.get(wrap)
+        if net is None:
+            net = self.nets[wrap] = ScorerNet.load(published_policy(self.game, wrap))
+        return net
 
     def observation(self, state: PublicState) -> Any:
         """The env's observation of the public state (built from seen cards only), followed by
@@ -276,8 +337,9 @@ class PpoAgent(Agent):
         return self._choose(state, output.observation)
 
     def _choose(self, state: PublicState, obs: Any) -> int:
+        net = self.net_for(state)
         if self.deterministic:
-            return self.greedy(obs, state.mask)
+            return net.greedy(obs, state.mask) if net is not None else self.greedy(obs, state.mask)
         probs = self.probabilities(state, obs)
         return int(state.rng(self.seed).choice(len(probs), p=probs))
 
@@ -340,6 +402,12 @@ class PpoAgent(Agent):
         """The masked policy's action probabilities (zero on illegal actions)."""
         if obs is None:
             obs = self.observation(state)
+        net = self.net_for(state)
+        if net is not None:
+            logits = net.logits(obs).astype(np.float64)
+            logits[~state.mask] = -np.inf
+            weights = np.exp(logits - logits.max())
+            return weights / weights.sum()
         probs = self.masked_probs(obs, state.mask)[0].cpu().numpy().astype(np.float64)
         probs[~state.mask] = 0.0
         return probs / probs.sum()
