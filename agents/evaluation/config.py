@@ -80,11 +80,12 @@ def _fail(text: str) -> NoReturn:
     raise PydanticCustomError("config", "{text}", {"text": text})
 
 
-def _raise_all(texts: Sequence[str]) -> None:
-    """Inside a validator: several mistakes of one key, one line each."""
+def _raise_all(texts: Sequence[str | tuple[str, str]]) -> None:
+    """Inside a validator: several mistakes of one key (or of a key of its block: ``(key, text)``), one line each."""
     if texts:
-        details: Any = [{"type": PydanticCustomError("config", "{text}", {"text": t}), "loc": (), "input": None}
-                        for t in texts]  # fmt: skip
+        pairs = [t if isinstance(t, tuple) else ((), t) for t in texts]
+        details: Any = [{"type": PydanticCustomError("config", "{text}", {"text": t}), "loc": (k,) if k else (), "input": None}
+                        for k, t in pairs]  # fmt: skip
         raise ValidationError.from_exception_data("config", details)
 
 
@@ -134,7 +135,7 @@ def config_error(found: Sequence[str], where: str = "") -> ConfigError:
 
 _SAY = {"dict_type": "want a mapping", "model_type": "want a mapping", "model_attributes_type": "want a mapping",
         "bool_type": "want true or false", "string_type": "want a string", "list_type": "want a list",
-        "tuple_type": "want a list", "int_type": "want a whole number", "float_type": "want a number"}  # fmt: skip
+        "tuple_type": "want a list", "too_short": "want a non-empty list", "int_type": "want a whole number", "float_type": "want a number"}  # fmt: skip
 
 
 def _explain(model: type[BaseModel], error: Any) -> str:
@@ -218,7 +219,7 @@ Positive = Annotated[float | None, Field(gt=0), _real(lambda v: v > 0, "a number
 NonNegative = Annotated[float | None, Field(ge=0), _real(lambda v: v >= 0, "a number >= 0")]
 Fraction = Annotated[float | None, Field(ge=0, le=1), _real(lambda v: 0 <= v <= 1, "a number from 0 to 1")]
 Flag = Annotated[bool, Strict()]
-Path = Annotated[str | None, BeforeValidator(_text)]
+PathStr = Annotated[str | None, BeforeValidator(_text)]
 
 
 def _game(value: Any) -> GameName:
@@ -390,8 +391,8 @@ def _agent(value: Any) -> AgentSpec:
 
 
 def _agents(value: Any) -> Any:
-    value = [value] if isinstance(value, (str, Mapping)) else value
-    if not isinstance(value, Sequence) or not value:
+    value = [] if value is None else [value] if isinstance(value, (str, Mapping)) else value
+    if not isinstance(value, Sequence):
         _fail(f"want a non-empty list of agents, got {value!r}")
     return value
 
@@ -408,7 +409,8 @@ _AGENT_SCHEMA = {"anyOf": [{"type": "string", "description": "NAME or NAME:KEY=V
 Agent = Annotated[AgentSpec, BeforeValidator(_agent), PlainSerializer(AgentSpec.to_dict), WithJsonSchema(_AGENT_SCHEMA)]
 #: A list of agents: names (``random``), CLI-style specs (``rollout:samples=200``) or mappings
 #: (``{name: rollout, samples: 200}``), none twice.
-Agents = Annotated[tuple[Agent, ...], BeforeValidator(_agents), AfterValidator(_once)]
+AgentList = Annotated[tuple[Agent, ...], BeforeValidator(_agents), AfterValidator(_once)]
+Agents = Annotated[AgentList, Field(min_length=1)]
 
 
 class EvalConfig(Settings):
@@ -424,10 +426,10 @@ class EvalConfig(Settings):
     seed: Whole0 = Field(0, description="the seed of the deal codes and of the agents")
     workers: OptWhole1 = Field(None, description="worker processes or Ray actors (null: all cores)")
     backend: Literal["process", "ray"] = Field("process", description="a local process pool, or a Ray cluster")
-    ray_address: Path = Field(None, description="backend ray: the cluster to join (default: RAY_ADDRESS or local)")
-    record: Path = Field(None, description="a folder for one JSON record per episode (see replay)")
-    out: Path = Field(None, description="a folder for results.json, summary.csv, pairs.csv and episodes.csv")
-    plot: Path = Field(None, description="an image file of the win rates (its extension names the format)")
+    ray_address: PathStr = Field(None, description="backend ray: the cluster to join (default: RAY_ADDRESS or local)")
+    record: PathStr = Field(None, description="a folder for one JSON record per episode (see replay)")
+    out: PathStr = Field(None, description="a folder for results.json, summary.csv, pairs.csv and episodes.csv")
+    plot: PathStr = Field(None, description="an image file of the win rates (its extension names the format)")
     compare: Literal["best", "all"] = Field("best", description="paired tests: each agent against the best, or all")
     agents: Agents = Field((AgentSpec("random"),), description="the agents: NAME, NAME:KEY=VALUE,... or a mapping "
                            "with name and options")  # fmt: skip

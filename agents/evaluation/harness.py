@@ -224,7 +224,7 @@ class EvalResult:
         if c.game == "tripeaks":
             what += f", rules {c.rules}: {RULE_TITLES[c.rules]}"
         if c.env:
-            what += "; " + ", ".join(f"{k} {v}" for k, v in c.env)
+            what += "; " + ", ".join(f"{k} {v}" for k, v in c.env.items())
         first = f"codes {self.codes[0]}{' ...' if len(self.codes) > 1 else ''} " if self.codes else ""
         return (
             f"{what}\n{len(self.codes)} deals: {first}drawn from numpy default_rng({c.seed}) by random_code; "
@@ -558,7 +558,7 @@ def evaluate(
     setup = WorkerSetup(
         game=config.game,
         env_id=config.env_id,
-        env_kwargs=config.env,
+        env_kwargs=tuple(config.env.items()),
         agents=config.agents,
         seed=config.seed,
         keep_actions=recording,

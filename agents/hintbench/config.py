@@ -14,7 +14,7 @@ from agents.evaluation.config import (
     Env,
     Game,
     OptWhole1,
-    Path,
+    PathStr,
     Rules,
     Settings,
     Whole0,
@@ -69,9 +69,9 @@ class HintBenchConfig(Settings):
                                  "200,000 TriPeaks, 100,000 Forty Thieves)")  # fmt: skip
     workers: OptWhole1 = Field(None, description="worker processes or Ray actors (null: all cores)")
     backend: Literal["process", "ray"] = Field("process", description="a local process pool, or a Ray cluster")
-    ray_address: Path = Field(None, description="backend ray: the cluster to join")
-    out: Path = Field(None, description="a folder for results.json, summary.csv, positions.json and labels.csv")
-    plot: Path = Field(None, description="an image file of blunder rates and regrets (needs matplotlib)")
+    ray_address: PathStr = Field(None, description="backend ray: the cluster to join")
+    out: PathStr = Field(None, description="a folder for results.json, summary.csv, positions.json and labels.csv")
+    plot: PathStr = Field(None, description="an image file of blunder rates and regrets (needs matplotlib)")
 
     _rules = field_validator("rules", mode="before")(_rules)
 

@@ -245,7 +245,7 @@ def _envs(
     from solitaire_env.sb3 import SB3VecEnv
 
     env_kwargs = config.env_kwargs
-    if dict(config.ppo).get("features") == "moves":  # single envs with the move features (agents.training.move_envs)
+    if config.ppo.features == "moves":  # single envs with the move features (agents.training.move_envs)
         from agents.training.move_envs import move_vec_env
 
         monitor = VecMonitor(
@@ -346,7 +346,7 @@ def _pretrain(run: _Run) -> None:
     from agents.training.pretrain import PretrainSettings, run_pretrain
 
     config, model, say = run.config, run.model, run.say
-    settings = PretrainSettings(**dict(config.pretrain or ()))
+    settings = PretrainSettings(**(config.pretrain.given() if config.pretrain else {}))
     if config.minutes is not None:
         settings = PretrainSettings(**{**settings.__dict__, "minutes": min(settings.minutes, config.minutes)})
     say(f"pretrain: {settings.minutes:g} minutes, fitting the policy to the rollout agent's move values")
@@ -369,7 +369,7 @@ def _imitate(run: _Run) -> None:
     from agents.training.imitation import ImitationSettings, run_imitation, training_codes
 
     config, model, say = run.config, run.model, run.say
-    settings = ImitationSettings(**dict(config.imitation or ()))
+    settings = ImitationSettings(**(config.imitation.given() if config.imitation else {}))
 
     def check() -> dict[str, float]:
         got = evaluate_model(model, run.validation_codes, config.game, config.env_kwargs)

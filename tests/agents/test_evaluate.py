@@ -137,7 +137,8 @@ def test_config_defaults() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"dealz": 3}, "unknown key 'dealz'; known: game, rules"),
+        ({"dealz": 3}, "unknown key 'dealz'; did you mean 'deals'?"),
+        ({"zzz": 3}, "unknown key 'zzz'; known: game, rules, env, deals"),
         ({"deals": "ten"}, "deals: want a whole number >= 1, got 'ten'"),
         ({"deals": 0}, "deals: want a whole number >= 1"),
         ({"deals": True}, "deals: want a whole number >= 1, got True"),
@@ -157,7 +158,7 @@ def test_config_defaults() -> None:
         ({"agents": ["random", "random"]}, "'random' listed twice"),
         ({"agents": [{"samples": 3}]}, "needs a 'name' key"),
         ({"out": 3}, "out: want a path"),
-        ({"ray_address": "auto"}, "ray_address applies to backend ray only"),
+        ({"ray_address": "auto"}, "ray_address: applies to backend ray only"),
         ({"agents": ["random:bogus=1"]}, "agent 'random': bad options ['bogus']"),
     ],
 )

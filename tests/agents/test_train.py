@@ -189,7 +189,7 @@ def test_every_mistake_of_an_eval_config_is_named(tmp_path: Path, capsys: pytest
         "  2. backend: want one of process, ray, got 'dask'",
         f"  3. {info.value.problems[2]}",
     ]
-    assert info.value.problems[2].startswith("unknown agent 'no_such_agent' for tripeaks")
+    assert info.value.problems[2].startswith("agents: unknown agent 'no_such_agent' for tripeaks")
     path = tmp_path / "e.yaml"
     path.write_text(yaml.safe_dump(data))
     assert main(["eval", "--config", str(path)]) == 2
@@ -603,7 +603,7 @@ def test_empty_pretrain_block_means_the_defaults(tmp_path: Path) -> None:
     assert TrainConfig.from_mapping(data).pretrain is None
     data["pretrain"] = {}
     config = TrainConfig.from_mapping(data)
-    assert config.pretrain == () and config.to_dict()["pretrain"] == {}
+    assert config.pretrain is not None and config.pretrain.given() == {} and config.to_dict()["pretrain"] == {}
 
 
 def test_pretrain_learning_rate_goes_down_in_a_straight_line() -> None:
@@ -900,6 +900,6 @@ def test_the_lookahead_can_be_the_teacher(tmp_path: Path) -> None:
     data["imitation"] = {"teacher": "lookahead", "teacher_options": {"nodes": 30000}}
     config = TrainConfig.from_mapping(data)
     assert config.imitation is not None
-    assert ImitationSettings(**dict(config.imitation)).teacher_options == {"nodes": 30000}
+    assert ImitationSettings(**config.imitation.given()).teacher_options == {"nodes": 30000}
     # without options, the lookahead's own defaults (not the planner's)
     assert ImitationSettings(teacher="lookahead").teacher_options == {}
