@@ -220,6 +220,7 @@ NonNegative = Annotated[float | None, Field(ge=0), _real(lambda v: v >= 0, "a nu
 Fraction = Annotated[float | None, Field(ge=0, le=1), _real(lambda v: 0 <= v <= 1, "a number from 0 to 1")]
 Flag = Annotated[bool, Strict()]
 PathStr = Annotated[str | None, BeforeValidator(_text)]
+Folder = Annotated[str, BeforeValidator(_text)]
 
 
 def _game(value: Any) -> GameName:
@@ -234,7 +235,7 @@ Game = Annotated[
     BeforeValidator(_game),
     WithJsonSchema({"enum": [n for g in GAMES for n in (g.name, g.code.lower())], "type": "string"}),
 ]
-Rules = Annotated[str | None, WithJsonSchema({"enum": ["E", "C", "N"], "type": "string"})]
+Rules = Annotated[str, WithJsonSchema({"enum": ["E", "C", "N"], "type": "string"})]
 Env = Annotated[dict[str, Any], BeforeValidator(lambda v: {} if v is None else v)]
 
 

@@ -65,7 +65,7 @@ class HintBenchConfig(Settings):
     decided_only: bool = Field(False, strict=True, description="score only the positions where the solver "
                                "decided every move's full-information label (else undecided count apart)")  # fmt: skip
     samples: Whole1 = Field(20, description="fair-value samples per position")
-    max_nodes: OptWhole1 = Field(None, validate_default=True, description="the solver's budget per search (default "
+    max_nodes: Whole1 = Field(None, validate_default=True, description="the solver's budget per search (default "
                                  "200,000 TriPeaks, 100,000 Forty Thieves)")  # fmt: skip
     workers: OptWhole1 = Field(None, description="worker processes or Ray actors (null: all cores)")
     backend: Literal["process", "ray"] = Field("process", description="a local process pool, or a Ray cluster")
@@ -100,10 +100,10 @@ class HintBenchConfig(Settings):
 
     _heuristics = field_validator("heuristics", mode="before")(lambda value: _specs(value))
 
-    @field_validator("max_nodes")
+    @field_validator("max_nodes", mode="before")
     @classmethod
-    def _max_nodes(cls, nodes: int | None, info: ValidationInfo) -> int:
-        return nodes or DEFAULT_NODES[info.data.get("game", "tripeaks")]
+    def _max_nodes(cls, nodes: Any, info: ValidationInfo) -> Any:
+        return DEFAULT_NODES[info.data.get("game", "tripeaks")] if nodes is None else nodes
 
     @field_validator("ray_address")
     @classmethod

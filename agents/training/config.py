@@ -25,6 +25,7 @@ from agents.evaluation.config import (
     Game,
     NonNegative,
     OptWhole1,
+    Folder,
     PathStr,
     Positive,
     Rules,
@@ -137,7 +138,7 @@ class Imitation(Settings):
 
     @field_validator("teacher_options")
     @classmethod
-    def _options(cls, options: dict[str, float] | None, info: ValidationInfo) -> dict[str, float] | None:
+    def _options(cls, options: dict[str, Any] | None, info: ValidationInfo) -> dict[str, Any] | None:
         if options is not None and (info.context or {}).get("deep"):
             from agents.registry import make_agent
 
@@ -199,7 +200,7 @@ class TrainConfig(Settings):
     imitation: Imitation | None = Field(None, description="Forty Thieves warm start on the planner's moves")
     validation: Validation = Field(Validation(), description="the validation deals")
     test: Test = Field(Test(), validate_default=True, description="the test deals and the agents compared")
-    out: PathStr = Field("runs/ppo", description="the output folder")
+    out: Folder = Field("runs/ppo", description="the output folder")
 
     _rules = field_validator("rules", mode="before")(_rules)
 
@@ -332,14 +333,6 @@ class TrainConfig(Settings):
     @property
     def ppo_kwargs(self) -> dict[str, Any]:
         return self.ppo.given()
-
-    validation_deals = property(lambda self: self.validation.deals)
-    validation_seed = property(lambda self: self.validation.seed)
-    validation_every = property(lambda self: self.validation.every)
-    test_deals = property(lambda self: self.test.deals)
-    test_seed = property(lambda self: self.test.seed)
-    test_agents = property(lambda self: self.test.agents)
-    test_workers = property(lambda self: self.test.workers)
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as a mapping :meth:`from_mapping` accepts (what ``metrics.json`` stores)."""

@@ -183,7 +183,7 @@ def _setup(config: TrainConfig, say: Any, progress: bool) -> _Run:
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     stop = StopSignals()
-    evaluation = validation_callback(eval_env, len(validation_codes), config.validation_every, config.num_envs, out)
+    evaluation = validation_callback(eval_env, len(validation_codes), config.validation.every, config.num_envs, out)
     watch = Watch(evaluation, stop, config.timesteps, start_steps, progress)
     watch.minutes = config.minutes
     return _Run(
@@ -447,7 +447,7 @@ def _test(run: _Run, result: TrainResult) -> None:
     config, stop, out = run.config, run.stop, run.out
     metrics, files = result.metrics, result.files
     try:
-        if config.test_deals:
+        if config.test.deals:
             metrics["test"] = run_test(config, model_paths(out)[1], run.test_codes, run.say)
             files["test"] = str(out / "test")
         curve_path = plot_curve(metrics, out / "learning_curve.png", config)

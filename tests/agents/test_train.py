@@ -45,7 +45,7 @@ def tiny(tmp_path: Path, **changes: object) -> dict[str, object]:
 @pytest.mark.parametrize("name", PUBLISHED)
 def test_published_configs_validate(name: str) -> None:
     config = load_train_config(str(CONFIGS / name))
-    assert config.test_seed != config.validation_seed
+    assert config.test.seed != config.validation.seed
     assert not str(dict(config.env).get("obs_mode", "flat")).startswith("oracle")
 
 
@@ -53,7 +53,7 @@ def test_easy_config_is_the_published_evaluation() -> None:
     """The Easy run's test deals are the 1000 deals of configs/eval_tripeaks_easy.yaml (seed 0, rules E)."""
     config = load_train_config(str(CONFIGS / "ppo_tripeaks_easy.yaml"))
     evaluation = yaml.safe_load((CONFIGS / "eval_tripeaks_easy.yaml").read_text())
-    assert (config.test_deals, config.test_seed, config.rules) == (evaluation["deals"], evaluation["seed"], "E")
+    assert (config.test.deals, config.test.seed, config.rules) == (evaluation["deals"], evaluation["seed"], "E")
     assert config.minutes is not None and config.minutes <= 60
 
 
