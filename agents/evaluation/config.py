@@ -1,303 +1,52 @@
-"""Evaluation settings: agent specs and :class:`EvalConfig`, a pydantic model validated from YAML or flags.
-
-The keys, their defaults and meanings are the models' fields (their descriptions are in the JSON
-Schema ``docs/schemas/eval.schema.json``, see ``scripts/write_schemas.py``); the ``solitaire-env
-eval`` flags override a file's values.  The shared pieces of the three configs (eval, hint-bench,
-train) live here: :class:`Settings` (a frozen model refusing unknown keys), the number types, and
-:func:`validate`, which turns pydantic's errors into one :class:`ConfigError` (a ``ValueError``)
-naming every mistake, one line each, with its dotted path (``ppo.learning_rate: want ...``); an
-unknown key gets "did you mean" its nearest known key.
-
-:func:`require_rl` is the one place that imports the ``rl`` extra (torch, stable-baselines3,
-sb3-contrib, tensorboard) for training and the ``ppo`` agent: without it, a
-:class:`MissingExtraError` (a ``ValueError`` and an ``ImportError``) with one line naming
-``pip install 'solitaire-env[rl]'``.
-"""
+"""Evaluation settings: agent specs and :class:`EvalConfig`, a pydantic model validated from YAML
+or from the ``solitaire-env eval`` flags (which override a file's values).  Each key's meaning is
+its field's description (also in ``docs/schemas/eval.schema.json``); every mistake of a config is
+named in one :class:`~agents.settings.ConfigError` (:func:`agents.settings.validate`)."""
 
 from __future__ import annotations
 
-import difflib
-import importlib
-import math
 import os
-import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, NoReturn, TypeVar
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
     AfterValidator,
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     PlainSerializer,
-    PrivateAttr,
-    Strict,
-    ValidationError,
     ValidationInfo,
     WithJsonSchema,
     field_validator,
 )
-from pydantic_core import PydanticCustomError
 
-from solitaire_env.games import ENV_IDS, GAMES, GameCode, GameName, game_spec
+from agents.extras import MissingExtraError
+from agents.settings import (
+    ENV_OPTIONS,
+    ConfigError,
+    Env,
+    Game,
+    OptWhole1,
+    PathStr,
+    Rules,
+    Settings,
+    Whole0,
+    Whole1,
+    config_error,
+    env_problems,
+    fail,
+    load_config_file,
+    raise_all,
+    rule_letter,
+    validate,
+)
+from solitaire_env.games import ENV_IDS, GameCode, GameName, game_spec
 
-__all__ = [
-    "CONFIG_KEYS",
-    "ENV_OPTIONS",
-    "AgentSpec",
-    "ConfigError",
-    "EvalConfig",
-    "MissingExtraError",
-    "Settings",
-    "load_config_file",
-    "parse_agent_spec",
-    "require_rl",
-    "validate",
-]
-
-#: The env keywords an evaluation may set, per game, and each game's rule letters (the first is
-#: the default): read from the table of games (:mod:`solitaire_env.games`; ``ENV_IDS`` is its own).
-ENV_OPTIONS: dict[GameName, tuple[str, ...]] = {g.name: g.env_options for g in GAMES}
-RULE_LETTERS: dict[GameName, tuple[str, ...]] = {g.name: tuple(g.letter_options) for g in GAMES}
+__all__ = ["CONFIG_KEYS", "ENV_OPTIONS", "AgentSpec", "ConfigError", "EvalConfig", "agent_problems",
+           "load_config_file", "parse_agent_spec"]  # fmt: skip
 #: Agent options that name a model file (checked to exist before anything runs).
 MODEL_OPTIONS = ("model", "model_path", "checkpoint")
-
-
-class ConfigError(ValueError):
-    """A bad setting: where, what, what is allowed.  ``problems`` holds every mistake found (each
-    without the file's name); the message is one line for one, one line per mistake for several."""
-
-    def __init__(self, message: str, problems: Sequence[str] = ()) -> None:
-        super().__init__(message)
-        self.problems: tuple[str, ...] = tuple(problems) or (message,)
-
-
-def _fail(text: str) -> NoReturn:
-    """Inside a validator: one mistake, ``text`` as it is to be read (after the key's path)."""
-    raise PydanticCustomError("config", "{text}", {"text": text})
-
-
-def _raise_all(texts: Sequence[str | tuple[str, str]]) -> None:
-    """Inside a validator: several mistakes of one key (or of a key of its block: ``(key, text)``), one line each."""
-    if texts:
-        pairs = [t if isinstance(t, tuple) else ((), t) for t in texts]
-        details: Any = [{"type": PydanticCustomError("config", "{text}", {"text": t}), "loc": (k,) if k else (), "input": None}
-                        for k, t in pairs]  # fmt: skip
-        raise ValidationError.from_exception_data("config", details)
-
-
-class Settings(BaseModel):
-    """A block of settings: frozen, every key checked, unknown keys refused."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    _source: str | None = PrivateAttr(None)
-
-    @property
-    def source(self) -> str | None:
-        """The file (and flags) the settings came from, for messages."""
-        return self._source
-
-    def given(self) -> dict[str, Any]:
-        """The keys set to something (not null), as a mapping."""
-        return self.model_dump(exclude_none=True)
-
-
-M = TypeVar("M", bound=Settings)
-
-
-def validate(model: type[M], data: Any, source: str | None = None, **context: Any) -> M:
-    """``model`` from ``data``, or one :class:`ConfigError` naming every mistake (``source``, the
-    file, starts the message).  ``context`` reaches the validators (``deep``: also build what the
-    settings name, such as the env and the agents)."""
-    where = f"{source}: " if source else ""
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{where}want a mapping of settings, got {type(data).__name__}")
-    try:
-        config = model.model_validate(dict(data), context={"deep": True, **context})
-    except ValidationError as error:
-        raise config_error([_explain(model, e) for e in error.errors()], where) from None
-    config._source = source
-    return config
-
-
-def config_error(found: Sequence[str], where: str = "") -> ConfigError:
-    """One error naming every mistake of ``found`` (``where``, such as ``"x.yaml: "``, starts it)."""
-    found = list(dict.fromkeys(found))
-    if len(found) == 1:
-        return ConfigError(where + found[0], found)
-    return ConfigError(
-        "\n".join([f"{where}{len(found)} mistakes:", *(f"  {k}. {t}" for k, t in enumerate(found, 1))]), found
-    )
-
-
-_SAY = {"dict_type": "want a mapping", "model_type": "want a mapping", "model_attributes_type": "want a mapping",
-        "bool_type": "want true or false", "string_type": "want a string", "list_type": "want a list",
-        "tuple_type": "want a list", "too_short": "want a non-empty list", "int_type": "want a whole number", "float_type": "want a number"}  # fmt: skip
-
-
-def _explain(model: type[BaseModel], error: Any) -> str:
-    """One of pydantic's errors as a line: the dotted path (``loc``), then a short message."""
-    loc, kind = list(error["loc"]), error["type"]
-    if kind == "config":
-        text = error["ctx"]["text"]
-    elif kind == "extra_forbidden":
-        key, known = loc.pop(), _keys_at(model, loc)
-        close = difflib.get_close_matches(str(key), known, n=1)
-        text = f"unknown key {key!r}; " + (f"did you mean {close[0]!r}?" if close else f"known: {', '.join(known)}")
-    elif kind == "literal_error":
-        want = error["ctx"]["expected"].replace("'", "").replace(" or ", ", ")
-        text = f"want one of {want}, got {error['input']!r}"
-    else:
-        msg = _SAY.get(kind) or " ".join(str(error["msg"]).split()).lower()
-        text = f"{msg}, got {error['input']!r}"
-    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
-    return f"{path}: {text}" if path else text
-
-
-def _keys_at(model: type[BaseModel], loc: Sequence[Any]) -> list[str]:
-    """The keys of the block at ``loc`` (a model's fields), or none if it is not a block."""
-    current: Any = model
-    for part in loc:
-        field = current.model_fields.get(part) if isinstance(part, str) else None
-        if field is None:
-            return []
-        args = [field.annotation, *typing.get_args(field.annotation)]
-        current = next((a for a in args if isinstance(a, type) and issubclass(a, BaseModel)), None)
-        if current is None:
-            return []
-    return list(current.model_fields)
-
-
-def _number(value: Any) -> Any:
-    """A number YAML 1.1 left as a string (``3e-4``, ``1e6``: no dot in the mantissa), as a number."""
-    if isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            return value
-        return int(number) if number.is_integer() and abs(number) < 2**63 else number
-    return value
-
-
-def _whole(minimum: int) -> BeforeValidator:
-    def check(value: Any) -> Any:
-        value = _number(value)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < minimum):
-            _fail(f"want a whole number >= {minimum}, got {value!r}")
-        return value
-
-    return BeforeValidator(check)
-
-
-def _real(ok: Callable[[float], bool], want: str) -> BeforeValidator:
-    def check(value: Any) -> Any:
-        value = _number(value)
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or not ok(value)
-        ):
-            _fail(f"want {want}, got {value!r}")
-        return value
-
-    return BeforeValidator(check)
-
-
-def _text(value: Any) -> Any:
-    if value is not None and (not isinstance(value, str) or not value.strip()):
-        _fail(f"want a path (a string), got {value!r}")
-    return value
-
-
-#: Whole numbers >= 0 or >= 1, numbers > 0, >= 0 or from 0 to 1 (each may be null where the
-#: field's default is), a strict true / false, a path.
-Whole0 = Annotated[int, Field(ge=0), _whole(0)]
-Whole1 = Annotated[int, Field(ge=1), _whole(1)]
-OptWhole1 = Annotated[int | None, Field(ge=1), _whole(1)]
-Positive = Annotated[float | None, Field(gt=0), _real(lambda v: v > 0, "a number > 0")]
-NonNegative = Annotated[float | None, Field(ge=0), _real(lambda v: v >= 0, "a number >= 0")]
-Fraction = Annotated[float | None, Field(ge=0, le=1), _real(lambda v: 0 <= v <= 1, "a number from 0 to 1")]
-Flag = Annotated[bool, Strict()]
-PathStr = Annotated[str | None, BeforeValidator(_text)]
-Folder = Annotated[str, BeforeValidator(_text)]
-
-
-def _game(value: Any) -> GameName:
-    try:
-        return game_spec(value).name
-    except (ValueError, TypeError, AttributeError):
-        _fail(f"want {' or '.join(f'{g.name} ({g.code.lower()})' for g in GAMES)}, got {value!r}")
-
-
-Game = Annotated[
-    GameName,
-    BeforeValidator(_game),
-    WithJsonSchema({"enum": [n for g in GAMES for n in (g.name, g.code.lower())], "type": "string"}),
-]
-Rules = Annotated[str, WithJsonSchema({"enum": ["E", "C", "N"], "type": "string"})]
-Env = Annotated[dict[str, Any], BeforeValidator(lambda v: {} if v is None else v)]
-
-
-def _rules(value: Any, info: ValidationInfo) -> str | None:
-    """The game's rule letter (its default for none); nothing to check while the game is wrong."""
-    if "game" not in info.data:
-        return None
-    game, letters = info.data["game"], RULE_LETTERS[info.data["game"]]
-    if value is None:
-        return letters[0]
-    if not isinstance(value, str) or value.strip().upper() not in letters:
-        _fail(f"the {game} rule letter is {'E (Easy) or C (Classic)' if game == 'tripeaks' else 'N'}, got {value!r}")
-    return value.strip().upper()
-
-
-def env_problems(env: Mapping[str, Any], game: GameName, allowed: Sequence[str]) -> list[str]:
-    """The env keywords that are not ``allowed`` for ``game``, one line each."""
-    found = []
-    for key in env:
-        if key == "wrap":
-            found.append("wrap comes from the deal codes' rule letter: set rules: E or C")
-        elif key not in allowed:
-            other = next((g for g, keys in ENV_OPTIONS.items() if g != game and key in keys), None)
-            close = difflib.get_close_matches(str(key), allowed, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(allowed)}"
-            found.append(f"unknown {game} keyword {key!r}{f' (a {other} option)' if other else ''}{hint}")
-    return found
-
-
-class MissingExtraError(ValueError, ImportError):
-    """An optional dependency is not installed: one line naming the pip command.  A ``ValueError``
-    (the CLI prints it as its one-line error) and an ``ImportError`` (``except ImportError`` still
-    catches it)."""
-
-
-#: The modules of the ``rl`` extra, by the name pip knows them under.
-RL_MODULES = (("torch", "torch"), ("stable_baselines3", "stable-baselines3"), ("sb3_contrib", "sb3-contrib"))
-
-
-def require_rl(what: str, *, tensorboard: bool = False) -> None:
-    """Import the ``rl`` extra's modules (and, with ``tensorboard``, what SB3 logs with), or raise
-    :class:`MissingExtraError`: ``{what} needs the rl extra: pip install 'solitaire-env[rl]' (...)``."""
-    missing: list[str] = []
-    for module, package in RL_MODULES:
-        try:
-            importlib.import_module(module)
-        except ImportError as error:
-            missing.append(_missing(package, module, error))
-    if tensorboard and not missing:
-        try:  # what stable-baselines3's TensorBoard logger imports (it fails only when learning starts)
-            importlib.import_module("torch.utils.tensorboard")
-        except ImportError as error:
-            missing.append(_missing("tensorboard", "tensorboard", error))
-    if missing:
-        raise MissingExtraError(f"{what} needs the rl extra: pip install 'solitaire-env[rl]' ({'; '.join(missing)})")
-
-
-def _missing(package: str, module: str, error: ImportError) -> str:
-    name = getattr(error, "name", None) or ""
-    if isinstance(error, ModuleNotFoundError) and (name == module or name.startswith(module + ".")):
-        return f"{package} is not installed"
-    return f"{package} does not import: {' '.join(str(error).split())}"
 
 
 def _scalar(text: str) -> Any:
@@ -388,20 +137,20 @@ def _agent(value: Any) -> AgentSpec:
     try:
         return AgentSpec.parse(value, where="")
     except ConfigError as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 def _agents(value: Any) -> Any:
     value = [] if value is None else [value] if isinstance(value, (str, Mapping)) else value
     if not isinstance(value, Sequence):
-        _fail(f"want a non-empty list of agents, got {value!r}")
+        fail(f"want a non-empty list of agents, got {value!r}")
     return value
 
 
 def _once(specs: tuple[AgentSpec, ...]) -> tuple[AgentSpec, ...]:
     keys = [s.key for s in specs]
     if twice := sorted({k for k in keys if keys.count(k) > 1}):
-        _fail(f"{', '.join(map(repr, twice))} listed twice")
+        fail(f"{', '.join(map(repr, twice))} listed twice")
     return specs
 
 
@@ -435,14 +184,14 @@ class EvalConfig(Settings):
     agents: Agents = Field((AgentSpec("random"),), description="the agents: NAME, NAME:KEY=VALUE,... or a mapping "
                            "with name and options")  # fmt: skip
 
-    _rules = field_validator("rules", mode="before")(_rules)
+    _rules = field_validator("rules", mode="before")(rule_letter)
 
     @field_validator("env")
     @classmethod
     def _env(cls, env: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         if "game" not in info.data:
             return env
-        _raise_all(env_problems(env, info.data["game"], ENV_OPTIONS[info.data["game"]]))
+        raise_all(env_problems(env, info.data["game"], ENV_OPTIONS[info.data["game"]]))
         if (info.context or {}).get("deep"):  # make the env once: a bad value fails here, naming the keyword
             import gymnasium as gym
 
@@ -451,21 +200,21 @@ class EvalConfig(Settings):
             try:
                 gym.make(ENV_IDS[info.data["game"]], **env).close()
             except (ValueError, TypeError) as error:
-                _fail(" ".join(str(error).split()))
+                fail(" ".join(str(error).split()))
         return env
 
     @field_validator("ray_address")
     @classmethod
     def _ray(cls, address: str | None, info: ValidationInfo) -> str | None:
         if address is not None and info.data.get("backend", "ray") != "ray":
-            _fail(f"applies to backend ray only (backend is {info.data['backend']})")
+            fail(f"applies to backend ray only (backend is {info.data['backend']})")
         return address
 
     @field_validator("agents")
     @classmethod
     def _agents(cls, agents: tuple[AgentSpec, ...], info: ValidationInfo) -> tuple[AgentSpec, ...]:
         if "game" in info.data and (info.context or {}).get("check_agents"):
-            _raise_all(agent_problems(info.data["game"], agents))
+            raise_all(agent_problems(info.data["game"], agents))
         return agents
 
     @classmethod
@@ -547,21 +296,3 @@ def agent_problems(game: GameName, agents: Sequence[AgentSpec]) -> list[str]:
             text = " ".join(str(error).split())
             found.append(text if spec.name in text else f"agent {spec.key!r}: {text}")
     return list(dict.fromkeys(found))
-
-
-def load_config_file(path: str) -> dict[str, Any]:
-    """The mapping of a YAML config file (not yet validated: see :meth:`EvalConfig.from_mapping`)."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or str(error)
-        raise ConfigError(f"{path}: not valid YAML{at}: {' '.join(str(problem).split())}") from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: want a mapping of settings (key: value lines), got {type(data).__name__}")
-    return data

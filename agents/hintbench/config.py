@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from agents.evaluation.config import (
+from agents.settings import (
     ENV_OPTIONS,
     ConfigError,
     Env,
@@ -19,11 +19,11 @@ from agents.evaluation.config import (
     Settings,
     Whole0,
     Whole1,
-    _fail,
-    _raise_all,
-    _rules,
     config_error,
     env_problems,
+    fail,
+    raise_all,
+    rule_letter,
     validate,
 )
 from solitaire_env.games import GameName
@@ -41,10 +41,10 @@ _SPEC = "NAME, NAME:KEY=VALUE,... or MODULE:FUNCTION"
 def _specs(value: Any) -> tuple[str, ...]:
     value = [value] if isinstance(value, str) else value
     if not isinstance(value, list | tuple) or not value or not all(isinstance(v, str) and v.strip() for v in value):
-        _fail(f"want a non-empty list of names ({_SPEC})")
+        fail(f"want a non-empty list of names ({_SPEC})")
     specs = tuple(v.strip() for v in value)
     if twice := sorted({s for s in specs if specs.count(s) > 1}):
-        _fail(f"{', '.join(map(repr, twice))} listed twice")
+        fail(f"{', '.join(map(repr, twice))} listed twice")
     return specs
 
 
@@ -73,7 +73,7 @@ class HintBenchConfig(Settings):
     out: PathStr = Field(None, description="a folder for results.json, summary.csv, positions.json and labels.csv")
     plot: PathStr = Field(None, description="an image file of blunder rates and regrets (needs matplotlib)")
 
-    _rules = field_validator("rules", mode="before")(_rules)
+    _rules = field_validator("rules", mode="before")(rule_letter)
 
     @field_validator("env")
     @classmethod
@@ -81,7 +81,7 @@ class HintBenchConfig(Settings):
         if "game" in info.data:
             rules = [k for k in ENV_OPTIONS[info.data["game"]] if k not in NOT_RULES]
             note = f"is not a rule option (it changes no position); rule options: {', '.join(rules)}"
-            _raise_all(
+            raise_all(
                 [
                     f"{k} {note}" if k in NOT_RULES else p
                     for k in env
@@ -95,7 +95,7 @@ class HintBenchConfig(Settings):
     def _reference(cls, value: Any) -> str:
         specs = _specs(value)
         if len(specs) != 1:
-            _fail(f"want one agent, got {list(specs)}")
+            fail(f"want one agent, got {list(specs)}")
         return specs[0]
 
     _heuristics = field_validator("heuristics", mode="before")(lambda value: _specs(value))
@@ -109,7 +109,7 @@ class HintBenchConfig(Settings):
     @classmethod
     def _ray(cls, address: str | None, info: ValidationInfo) -> str | None:
         if address is not None and info.data.get("backend", "ray") != "ray":
-            _fail(f"applies to backend ray only (backend is {info.data['backend']})")
+            fail(f"applies to backend ray only (backend is {info.data['backend']})")
         return address
 
     @classmethod

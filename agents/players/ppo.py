@@ -198,7 +198,7 @@ class PpoAgent(Agent):
         self.model_path = path
         self.env_kwargs = kwargs
         self.deterministic = bool(deterministic)
-        from agents.evaluation.config import require_rl
+        from agents.extras import require_rl
 
         require_rl("the ppo agent")  # one line naming the pip command when the extra is missing
         import torch

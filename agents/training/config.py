@@ -15,29 +15,28 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, Strict, ValidationInfo, field_serializer, field_validator
 
-from agents.evaluation.config import (
+from agents.evaluation.config import AgentList, EvalConfig
+from agents.settings import (
     ENV_OPTIONS,
-    AgentList,
     ConfigError,
-    EvalConfig,
     Flag,
+    Folder,
     Fraction,
     Game,
     NonNegative,
     OptWhole1,
-    Folder,
     PathStr,
     Positive,
     Rules,
     Settings,
     Whole0,
     Whole1,
-    _fail,
-    _raise_all,
-    _real,
-    _rules,
     env_problems,
+    fail,
     load_config_file,
+    raise_all,
+    real,
+    rule_letter,
     validate,
 )
 
@@ -48,11 +47,11 @@ __all__ = ["PPO_KEYS", "TRAIN_KEYS", "TrainConfig", "load_train_config"]
 _TRAIN_ENV_OPTIONS = ("reward", "win_bonus", "obs_mode", "illegal_action", "illegal_penalty")
 Layers = list[Annotated[int, Field(ge=1, strict=True)]]
 Average = Annotated[
-    float | None, Field(gt=0, lt=1), _real(lambda v: 0 < v < 1, "a decay between 0 and 1 (such as 0.998)")
+    float | None, Field(gt=0, lt=1), real(lambda v: 0 < v < 1, "a decay between 0 and 1 (such as 0.998)")
 ]
-TargetKL = Annotated[float | None, Field(gt=0), _real(lambda v: v > 0, "a number > 0 or null")]
+TargetKL = Annotated[float | None, Field(gt=0), real(lambda v: v > 0, "a number > 0 or null")]
 Minutes = Annotated[
-    float | None, Field(gt=0), _real(lambda v: v > 0, "a number of minutes > 0 (or null for no time limit)")
+    float | None, Field(gt=0), real(lambda v: v > 0, "a number of minutes > 0 (or null for no time limit)")
 ]
 
 
@@ -63,7 +62,7 @@ def _net_arch(arch: Any) -> Any:
     if arch is not None and not (
         sizes(arch) or (isinstance(arch, dict) and set(arch) == {"pi", "vf"} and all(map(sizes, arch.values())))
     ):
-        _fail(f"want a list of layer sizes ([256, 256]) or {{pi: [...], vf: [...]}}, got {arch!r}")
+        fail(f"want a list of layer sizes ([256, 256]) or {{pi: [...], vf: [...]}}, got {arch!r}")
     return arch
 
 
@@ -145,7 +144,7 @@ class Imitation(Settings):
             try:
                 make_agent(info.data.get("teacher") or "planner", "fortythieves", **options)
             except (TypeError, ValueError) as error:
-                _fail(str(error))
+                fail(str(error))
         return options
 
 
@@ -202,7 +201,7 @@ class TrainConfig(Settings):
     test: Test = Field(Test(), validate_default=True, description="the test deals and the agents compared")
     out: Folder = Field("runs/ppo", description="the output folder")
 
-    _rules = field_validator("rules", mode="before")(_rules)
+    _rules = field_validator("rules", mode="before")(rule_letter)
 
     @field_validator("env", mode="before")
     @classmethod
@@ -214,7 +213,7 @@ class TrainConfig(Settings):
         mode = env.get("obs_mode", "flat")
         if isinstance(mode, str) and mode.startswith("oracle"):
             found.append(f"obs_mode {mode!r} shows hidden cards; a trained policy plays fair (flat or dict)")
-        _raise_all(found)
+        raise_all(found)
         if (info.context or {}).get(
             "deep"
         ) and "rules" in info.data:  # the batch env once (not its SB3 wrapper: no rl extra needed)
@@ -227,7 +226,7 @@ class TrainConfig(Settings):
                     1, **env, **wrap
                 ).close()
             except (ValueError, TypeError) as error:
-                _fail(" ".join(str(error).split()))
+                fail(" ".join(str(error).split()))
         return env
 
     @field_validator("advice", "shaping")
@@ -237,9 +236,9 @@ class TrainConfig(Settings):
             return aid
         game, env = info.data["game"], info.data["env"]
         if info.field_name == "advice" and (game != "tripeaks" or env.get("obs_mode", "flat") != "flat"):
-            _fail(f"{aid} is for TriPeaks with flat observations (game tripeaks, obs_mode flat)")
+            fail(f"{aid} is for TriPeaks with flat observations (game tripeaks, obs_mode flat)")
         if info.field_name == "shaping" and (game != "tripeaks" or env.get("reward", "score") != "progress"):
-            _fail(f"{aid} is for TriPeaks with reward progress (its potential counts cards and the win bonus)")
+            fail(f"{aid} is for TriPeaks with reward progress (its potential counts cards and the win bonus)")
         return aid
 
     @field_validator("ppo")
@@ -261,14 +260,14 @@ class TrainConfig(Settings):
             found.append(
                 ("net_arch", "with features afterstate, a list of layer sizes (the scorer's and the critic's)")
             )
-        _raise_all(found)
+        raise_all(found)
         return ppo.model_copy(update={"policy": ppo.policy or want})
 
     @field_validator("resume")
     @classmethod
     def _resume(cls, resume: str | None) -> str | None:
         if resume is not None and not (os.path.isfile(resume) or os.path.isfile(resume + ".zip")):
-            _fail(f"model file {resume!r} not found")
+            fail(f"model file {resume!r} not found")
         return resume
 
     @field_validator("pretrain")
@@ -282,7 +281,7 @@ class TrainConfig(Settings):
             and (info.data["game"] != "tripeaks" or env.get("reward", "score") != "progress")
         ):
             found.append("is for TriPeaks with reward progress (the move values count cards and the win bonus)")
-        _raise_all(found)
+        raise_all(found)
         return block
 
     @field_validator("imitation")
@@ -292,7 +291,7 @@ class TrainConfig(Settings):
         features = info.data["ppo"].features if "ppo" in info.data else None
         if block is not None and _fits(info) and (info.data["game"] != "fortythieves" or features != "moves"):
             found.append("is for Forty Thieves with ppo.features moves (the teacher is a Forty Thieves agent)")
-        _raise_all(found)
+        raise_all(found)
         return block
 
     @field_validator("test")
@@ -300,7 +299,7 @@ class TrainConfig(Settings):
     def _test(cls, test: Test, info: ValidationInfo) -> Test:
         seed = info.data["validation"].seed if "validation" in info.data else None
         if test.deals and seed == test.seed:
-            _fail(
+            fail(
                 f"validation.seed and test.seed are both {seed}: the validation deals would be test deals; "
                 "give them different seeds"
             )
@@ -308,7 +307,7 @@ class TrainConfig(Settings):
             try:
                 EvalConfig(game=info.data["game"], rules=info.data.get("rules"), agents=test.agents).check_agents()
             except ConfigError as error:
-                _raise_all(error.problems)
+                raise_all(error.problems)
         return test
 
     @field_serializer("ppo", "pretrain", "imitation")

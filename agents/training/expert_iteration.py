@@ -27,17 +27,17 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import Field, ValidationInfo, field_validator
 
-from agents.evaluation.config import (
+from agents.settings import (
     OptWhole1,
     PathStr,
     Positive,
     Settings,
     Whole0,
     Whole1,
-    _fail,
-    _whole,
+    fail,
     load_config_file,
     validate,
+    whole,
 )
 
 __all__ = ["EI_KEYS", "ExpertIterationConfig", "is_expert_iteration", "load_ei_config", "run_expert_iteration"]
@@ -83,7 +83,7 @@ class _Fit(Settings):
     learning_rate: Positive = Field(None, description="step size")
     temperature: Positive = Field(None, description="the move values' temperature")
     data: Literal["all", "last"] | None = Field(None, description="fit on every round's positions or the last's")
-    seed: Annotated[int | None, Field(ge=0), _whole(0)] = Field(None, description="the fit's seed")
+    seed: Annotated[int | None, Field(ge=0), whole(0)] = Field(None, description="the fit's seed")
 
 
 class _Validation(Settings):
@@ -121,7 +121,7 @@ class ExpertIterationFile(Settings):
         if validation and (
             validation.seed == seed or test.seed == seed or (test.deals and test.seed == validation.seed)
         ):
-            _fail("seed, validation.seed and test.seed must differ (the training deals are neither)")
+            fail("seed, validation.seed and test.seed must differ (the training deals are neither)")
         return test
 
 

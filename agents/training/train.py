@@ -36,7 +36,7 @@ The parts that stand alone live in their own modules (their names are importable
 the learning curve).
 
 The config keys, their defaults and the decisions behind them are in ``docs/training.md``.
-Every bad value is a :class:`~agents.evaluation.config.ConfigError`: all the mistakes of a config in one
+Every bad value is a :class:`~agents.settings.ConfigError`: all the mistakes of a config in one
 error, one line each.
 """
 
@@ -50,7 +50,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.config import ConfigError, require_rl
+from agents.extras import require_rl
+from agents.settings import ConfigError
 from agents.training.config import PPO_KEYS, TRAIN_KEYS, TrainConfig, load_train_config
 from agents.training.evaluations import deal_sets, evaluate_model, progress_comparison, run_test, validation_rows
 from agents.training.outputs import TrainResult, model_paths, plot_curve, save_models, write_metrics
@@ -104,7 +105,7 @@ def train(
     ``progress`` shows a tqdm bar on stderr; ``log`` is a ``print``-like function for the run's
     few lines of news (default: print to stderr).
 
-    Without the ``rl`` extra: :class:`~agents.evaluation.config.MissingExtraError` before anything is made.
+    Without the ``rl`` extra: :class:`~agents.extras.MissingExtraError` before anything is made.
     Ctrl-C or SIGTERM during the warm start or the learning stops the run at the next env step;
     it saves ``model.zip``, its sidecar and ``metrics.json`` (``"interrupted": true``), logs one
     line saying so and how to resume, and raises :class:`TrainingInterrupted`.  A run that fails
