@@ -215,12 +215,11 @@ Rules = Annotated[str, WithJsonSchema({"enum": ["E", "C", "N"], "type": "string"
 Env = Annotated[dict[str, Any], BeforeValidator(lambda v: {} if v is None else v)]
 
 
-def rule_letter(value: Any, info: ValidationInfo) -> str | None:
+def rule_letter(value: Any, info: ValidationInfo) -> str:
     """The game's rule letter (its default for none); nothing to check while the game is wrong."""
-    if "game" not in info.data:
-        return None
-    game, letters = info.data["game"], RULE_LETTERS[info.data["game"]]
-    if value is None:
+    game = info.data.get("game")
+    letters = RULE_LETTERS[game] if game else ("E",)
+    if value is None or game is None:
         return letters[0]
     if not isinstance(value, str) or value.strip().upper() not in letters:
         fail(f"the {game} rule letter is {'E (Easy) or C (Classic)' if game == 'tripeaks' else 'N'}, got {value!r}")

@@ -1,10 +1,9 @@
 """The training config: :class:`TrainConfig`, a pydantic model validated from YAML or from a mapping.
 
-:func:`load_train_config` reads a YAML file (with the command line's overrides) and
-:meth:`TrainConfig.from_mapping` checks every key: all the mistakes of a config in one
-:class:`~agents.evaluation.config.ConfigError`, one line each.  A check that depends on another key
-(the env keywords on the game, the policy on the observation mode) is skipped while that key is
-wrong.  Each key's meaning is its field's description (also in ``docs/schemas/train.schema.json``);
+:func:`load_train_config` reads a YAML file (with the command line's overrides); every mistake of a
+config is named in one :class:`~agents.settings.ConfigError`, one line each.  A check that depends on
+another key (the env keywords on the game, the policy on the observation mode) is skipped while that
+key is wrong.  Each key's meaning is its field's description (also in ``docs/schemas/train.schema.json``);
 the decisions behind them are in ``docs/training.md``; the run is :mod:`agents.training.train`.
 """
 
@@ -15,125 +14,92 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, Strict, ValidationInfo, field_serializer, field_validator
 
+from agents import settings as cfg
 from agents.evaluation.config import AgentList, EvalConfig
-from agents.settings import (
-    ENV_OPTIONS,
-    ConfigError,
-    Flag,
-    Folder,
-    Fraction,
-    Game,
-    NonNegative,
-    OptWhole1,
-    PathStr,
-    Positive,
-    Rules,
-    Settings,
-    Whole0,
-    Whole1,
-    env_problems,
-    fail,
-    load_config_file,
-    raise_all,
-    real,
-    rule_letter,
-    validate,
-)
 
 __all__ = ["PPO_KEYS", "TRAIN_KEYS", "TrainConfig", "load_train_config"]
 
-#: Env keywords of the batch env a training config may set (besides the rule options of
-#: :data:`agents.evaluation.config.ENV_OPTIONS`); ``wrap`` comes from ``rules``.
+#: Env keywords of the batch env a training config may set besides the game's rule options
+#: (:data:`agents.settings.ENV_OPTIONS`); ``wrap`` comes from ``rules``.
 _TRAIN_ENV_OPTIONS = ("reward", "win_bonus", "obs_mode", "illegal_action", "illegal_penalty")
 Layers = list[Annotated[int, Field(ge=1, strict=True)]]
-Average = Annotated[
-    float | None, Field(gt=0, lt=1), real(lambda v: 0 < v < 1, "a decay between 0 and 1 (such as 0.998)")
-]
-TargetKL = Annotated[float | None, Field(gt=0), real(lambda v: v > 0, "a number > 0 or null")]
-Minutes = Annotated[
-    float | None, Field(gt=0), real(lambda v: v > 0, "a number of minutes > 0 (or null for no time limit)")
-]
+Average = Annotated[float | None, Field(gt=0, lt=1), cfg.real(lambda v: 0 < v < 1, "a decay between 0 and 1")]
+TargetKL = Annotated[float | None, Field(gt=0), cfg.real(lambda v: v > 0, "a number > 0 or null")]
+Minutes = Annotated[float | None, Field(gt=0), cfg.real(lambda v: v > 0, "a number of minutes > 0 (or null)")]
+Number = Annotated[int, Strict()] | Annotated[float, Strict()]
 
 
 def _net_arch(arch: Any) -> Any:
     def sizes(v: Any) -> bool:
         return isinstance(v, list) and all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in v)
 
-    if arch is not None and not (
-        sizes(arch) or (isinstance(arch, dict) and set(arch) == {"pi", "vf"} and all(map(sizes, arch.values())))
-    ):
-        fail(f"want a list of layer sizes ([256, 256]) or {{pi: [...], vf: [...]}}, got {arch!r}")
+    split = isinstance(arch, dict) and set(arch) == {"pi", "vf"} and all(map(sizes, arch.values()))
+    if not (arch is None or sizes(arch) or split):
+        cfg.fail(f"want a list of layer sizes ([256, 256]) or {{pi: [...], vf: [...]}}, got {arch!r}")
     return arch
 
 
-class PPO(Settings):
-    """The ``ppo`` block: MaskablePPO's keyword arguments, the policy and the network (null: SB3's default)."""
+class PPO(cfg.Settings):
+    """The ``ppo`` block: MaskablePPO's keywords, the policy and the network (null: SB3's default)."""
 
-    learning_rate: NonNegative = Field(None, description="Adam's step size")
-    n_steps: OptWhole1 = Field(None, description="env steps per env between updates")
-    batch_size: OptWhole1 = Field(None, description="minibatch size")
-    n_epochs: OptWhole1 = Field(None, description="passes over each rollout")
-    gamma: NonNegative = Field(None, description="discount factor")
-    gae_lambda: NonNegative = Field(None, description="GAE's lambda")
-    clip_range: NonNegative = Field(None, description="PPO's clipping")
-    normalize_advantage: Flag | None = Field(None, description="normalize the advantages")
-    ent_coef: NonNegative = Field(None, description="entropy bonus coefficient")
-    vf_coef: NonNegative = Field(None, description="value loss coefficient")
-    max_grad_norm: NonNegative = Field(None, description="gradient clipping")
+    learning_rate: cfg.NonNegative = Field(None, description="Adam's step size")
+    n_steps: cfg.OptWhole1 = Field(None, description="env steps per env between updates")
+    batch_size: cfg.OptWhole1 = Field(None, description="minibatch size")
+    n_epochs: cfg.OptWhole1 = Field(None, description="passes over each rollout")
+    gamma: cfg.NonNegative = Field(None, description="discount factor")
+    gae_lambda: cfg.NonNegative = Field(None, description="GAE's lambda")
+    clip_range: cfg.NonNegative = Field(None, description="PPO's clipping")
+    normalize_advantage: cfg.Flag | None = Field(None, description="normalize the advantages")
+    ent_coef: cfg.NonNegative = Field(None, description="entropy bonus coefficient")
+    vf_coef: cfg.NonNegative = Field(None, description="value loss coefficient")
+    max_grad_norm: cfg.NonNegative = Field(None, description="gradient clipping")
     target_kl: TargetKL = Field(None, description="stop an update's epochs past this KL divergence")
-    features: Literal["none", "chain", "afterstate", "moves"] | None = Field(
-        None,
-        description="what stands in "
-        "front of the MLP: none (the observation), chain (agents.training.features), afterstate (the position each "
-        "move leads to is scored), moves (Forty Thieves: each legal move's row of move features)",
-    )
-    net_arch: Annotated[Layers | dict[str, Layers] | None, BeforeValidator(_net_arch)] = Field(
-        None, description="layer sizes ([256, 256]) or {pi: [...], vf: [...]}"
-    )
+    features: Literal["none", "chain", "afterstate", "moves"] | None = Field(None, description="in front of the "
+        "MLP: none; chain (TriPeaks, agents.training.features); afterstate (TriPeaks: the position each move leads "
+        "to is scored); moves (Forty Thieves: each legal move's row of move features is scored)")  # fmt: skip
+    net_arch: Annotated[Layers | dict[str, Layers] | None, BeforeValidator(_net_arch)] = Field(None, description=
+        "layer sizes ([256, 256]) or {pi: [...], vf: [...]}; with afterstate or moves a list only")  # fmt: skip
     activation_fn: Literal["tanh", "relu"] | None = Field(None, description="the MLP's activation")
-    torch_threads: OptWhole1 = Field(None, description="torch threads of the learner")
-    policy: Literal["MlpPolicy", "MultiInputPolicy"] | None = Field(
-        None, description="SB3's policy class: MlpPolicy (default; obs_mode flat) or MultiInputPolicy (obs_mode dict)"
-    )
+    torch_threads: cfg.OptWhole1 = Field(None, description="torch threads of the learner (default 2)")
+    policy: Literal["MlpPolicy", "MultiInputPolicy"] | None = Field(None, description="SB3's policy: MlpPolicy "
+        "for obs_mode flat, MultiInputPolicy for dict (absent: chosen from obs_mode)")  # fmt: skip
 
 
-class Pretrain(Settings):
-    """The ``pretrain`` block (:mod:`agents.training.pretrain`; null: its default)."""
+class Pretrain(cfg.Settings):
+    """The ``pretrain`` block: the TriPeaks warm start (:mod:`agents.training.pretrain`; null: its default)."""
 
-    minutes: Positive = Field(None, description="wall-clock budget of the warm start")
-    samples: OptWhole1 = Field(None, description="rollouts per move of the teacher's values")
-    steps: OptWhole1 = Field(None, description="steps per position collection")
-    epsilon: Fraction = Field(None, description="share of random moves while collecting")
-    temperature: Positive = Field(None, description="the values' temperature")
-    epochs: OptWhole1 = Field(None, description="passes over each collection")
-    replay: OptWhole1 = Field(None, description="collections kept for replay")
-    batch_size: OptWhole1 = Field(None, description="minibatch size")
-    learning_rate: Positive = Field(None, description="Adam's step size")
-    final_learning_rate: Positive = Field(None, description="the rate falls linearly to this over minutes")
-    threads: OptWhole1 = Field(None, description="torch threads")
-    loss: Literal["squared", "cross_entropy"] | None = Field(None, description="the fit's loss")
-    average: Average = Field(None, description="decay of an average of the weights")
-    symmetry: Flag | None = Field(None, description="also fit the mirrored positions")
-    critic_every: OptWhole1 = Field(None, description="fit the critic every this many collections")
+    minutes: cfg.Positive = Field(None, description="wall-clock budget of the warm start (10)")
+    samples: cfg.OptWhole1 = Field(None, description="rollouts per move of the teacher's values (32)")
+    steps: cfg.OptWhole1 = Field(None, description="steps per collection (16)")
+    epsilon: cfg.Fraction = Field(None, description="share of random moves while collecting (0.1)")
+    temperature: cfg.Positive = Field(None, description="the values' temperature (4)")
+    epochs: cfg.OptWhole1 = Field(None, description="passes over each collection (2)")
+    replay: cfg.OptWhole1 = Field(None, description="collections kept for replay (8)")
+    batch_size: cfg.OptWhole1 = Field(None, description="minibatch size (4096)")
+    learning_rate: cfg.Positive = Field(None, description="Adam's step size (3e-4)")
+    final_learning_rate: cfg.Positive = Field(None, description="the rate falls in a straight line to this")
+    threads: cfg.OptWhole1 = Field(None, description="torch threads (2)")
+    loss: Literal["squared", "cross_entropy"] | None = Field(None, description="the fit's loss (squared)")
+    average: Average = Field(None, description="decay of a moving average of the weights, such as 0.998")
+    symmetry: cfg.Flag | None = Field(None, description="fit each position under a random symmetry (false)")
+    critic_every: cfg.OptWhole1 = Field(None, description="fit the value head on every k-th batch (1)")
 
 
-class Imitation(Settings):
-    """The ``imitation`` block (Forty Thieves, :mod:`agents.training.imitation`; null: its default)."""
+class Imitation(cfg.Settings):
+    """The ``imitation`` block: Forty Thieves' warm start on a teacher's moves (:mod:`agents.training.imitation`)."""
 
-    teacher: Literal["planner", "lookahead"] | None = Field(None, description="the agent whose moves are learned")
-    teacher_options: dict[str, Annotated[int, Strict()] | Annotated[float, Strict()]] | None = Field(
-        None, description="the teacher's numeric options"
-    )
-    games: OptWhole1 = Field(None, description="the teacher's games")
-    minutes: Positive = Field(None, description="wall-clock budget")
-    workers: OptWhole1 = Field(None, description="processes playing the teacher's games")
-    epsilon: Fraction = Field(None, description="share of random moves")
-    tolerance: NonNegative = Field(None, description="plans scored this close to the teacher's count as good")
-    epochs: OptWhole1 = Field(None, description="passes over the positions")
-    batch_size: OptWhole1 = Field(None, description="minibatch size")
-    learning_rate: Positive = Field(None, description="Adam's step size")
-    final_learning_rate: Positive = Field(None, description="the rate falls linearly to this")
-    lookahead_bonus: NonNegative = Field(None, description="extra weight of the lookahead's move")
+    teacher: Literal["planner", "lookahead"] | None = Field(None, description="whose moves are learned (planner)")
+    teacher_options: dict[str, Number] | None = Field(None, description="the teacher's numeric options")
+    games: cfg.OptWhole1 = Field(None, description="the teacher's games (1000)")
+    minutes: cfg.Positive = Field(None, description="a guard on the collection (40)")
+    workers: cfg.OptWhole1 = Field(None, description="processes playing the teacher's games (2)")
+    epsilon: cfg.Fraction = Field(None, description="share of random moves among the teacher's (0)")
+    tolerance: cfg.NonNegative = Field(None, description="also the first moves of plans this close (0)")
+    epochs: cfg.OptWhole1 = Field(None, description="passes over the positions (8)")
+    batch_size: cfg.OptWhole1 = Field(None, description="minibatch size (512)")
+    learning_rate: cfg.Positive = Field(None, description="Adam's step size (1e-3)")
+    final_learning_rate: cfg.Positive = Field(None, description="the rate falls in a straight line to this (1e-4)")
+    lookahead_bonus: cfg.NonNegative = Field(None, description="added to the lookahead move's score (0)")
 
     @field_validator("teacher_options")
     @classmethod
@@ -144,180 +110,147 @@ class Imitation(Settings):
             try:
                 make_agent(info.data.get("teacher") or "planner", "fortythieves", **options)
             except (TypeError, ValueError) as error:
-                fail(str(error))
+                cfg.fail(str(error))
         return options
 
 
-class Validation(Settings):
+class Validation(cfg.Settings):
     """The ``validation`` block: the deals evaluated during training (the best model kept)."""
 
-    deals: Whole1 = Field(200, description="how many validation deals")
-    seed: Whole0 = Field(1, description="their seed (not the test's)")
-    every: Whole1 = Field(500_000, description="env steps between validations")
+    deals: cfg.Whole1 = Field(200, description="how many validation deals")
+    seed: cfg.Whole0 = Field(1, description="their seed (not the test's)")
+    every: cfg.Whole1 = Field(500_000, description="env steps between validations")
 
 
-class Test(Settings):
+class Test(cfg.Settings):
     """The ``test`` block: the held-out deals after training, the comparison agents."""
 
-    deals: Whole0 = Field(1000, description="how many test deals (0: no test)")
-    seed: Whole0 = Field(0, description="their seed")
-    agents: AgentList = Field((), description="comparison agents (as in eval)")
-    workers: OptWhole1 = Field(None, description="worker processes (null: all cores)")
+    deals: cfg.Whole0 = Field(1000, description="how many test deals (0: no test)")
+    seed: cfg.Whole0 = Field(0, description="their seed")
+    agents: AgentList = Field((), description="the agents compared with the trained one (as in eval)")
+    workers: cfg.OptWhole1 = Field(None, description="the evaluation's worker processes (null: all cores)")
 
 
-def _fits(info: ValidationInfo) -> bool:
-    """Whether the game and env are valid, so that what goes with them can be checked."""
-    return "game" in info.data and "env" in info.data
+#: What a key goes with (given the game, the env and the ppo block), and what it says otherwise.
+_GOES_WITH = {
+    "advice": (lambda g, env, ppo: g == "tripeaks" and env.get("obs_mode", "flat") == "flat",
+               "{} is for TriPeaks with flat observations (game tripeaks, obs_mode flat)"),
+    "shaping": (lambda g, env, ppo: g == "tripeaks" and env.get("reward", "score") == "progress",
+                "{} is for TriPeaks with reward progress (its potential counts cards and the win bonus)"),
+    "pretrain": (lambda g, env, ppo: g == "tripeaks" and env.get("reward", "score") == "progress",
+                 "is for TriPeaks with reward progress (the move values count cards and the win bonus)"),
+    "imitation": (lambda g, env, ppo: g == "fortythieves" and ppo is not None and ppo.features == "moves",
+                  "is for Forty Thieves with ppo.features moves (the teacher is a Forty Thieves agent)"),
+}  # fmt: skip
 
 
-class TrainConfig(Settings):
+class TrainConfig(cfg.Settings):
     """A validated training run (:meth:`from_mapping` makes one with every check)."""
 
-    game: Game = Field("tripeaks", description="tripeaks (tp) or fortythieves (ft)")
-    rules: Rules = Field(None, validate_default=True, description="TriPeaks E (Easy) or C (Classic); Forty Thieves N")
-    env: dict[str, Any] = Field(
-        {},
-        description="the batch env's keywords: the game's rule options and reward, "
-        "win_bonus, obs_mode (flat or dict), illegal_action, illegal_penalty",
-    )
-    advice: Literal["none", "base_policy"] = Field(
-        "none",
-        description="base_policy: the base policy's move "
-        "appended to the observation (TriPeaks, flat; agents.training.advice)",
-    )
-    shaping: Literal["none", "playout"] = Field(
-        "none",
-        description="playout: potential-based reward shaping (TriPeaks, reward progress; agents.training.shaping)",
-    )
-    num_envs: Whole1 = Field(256, description="envs stepped together")
-    seed: Whole0 = Field(0, description="the seed of the envs, the policy and PPO")
-    timesteps: Whole1 = Field(1_000_000, description="env steps to train (with resume: steps to add)")
-    minutes: Minutes = Field(None, description="wall-clock limit of the learning (null: none)")
+    game: cfg.Game = Field("tripeaks", description="tripeaks (tp) or fortythieves (ft)")
+    rules: cfg.Rules = Field(None, validate_default=True, description="TriPeaks E (Easy) or C; Forty Thieves N")
+    env: dict[str, Any] = Field({}, description="the batch env's keywords: the game's rule options and reward, "
+                                "win_bonus, obs_mode (flat or dict), illegal_action, illegal_penalty")  # fmt: skip
+    advice: Literal["none", "base_policy"] = Field("none", description="base_policy: the base policy's move "
+                                                   "follows the observation (TriPeaks, flat)")  # fmt: skip
+    shaping: Literal["none", "playout"] = Field("none", description="playout: potential-based reward shaping "
+                                                "(TriPeaks, reward progress)")  # fmt: skip
+    num_envs: cfg.Whole1 = Field(256, description="games stepped together")
+    seed: cfg.Whole0 = Field(0, description="the envs' deal streams and PPO's seed")
+    timesteps: cfg.Whole1 = Field(1_000_000, description="env steps to learn (with resume: steps to add)")
+    minutes: Minutes = Field(None, description="a wall-clock limit of the learning (null: none)")
     ppo: PPO = Field(PPO(), validate_default=True, description="MaskablePPO's settings")
-    resume: PathStr = Field(None, description="a saved model (model.zip of an earlier run) to go on training")
-    pretrain: Pretrain | None = Field(None, description="TriPeaks warm start on the move values ({}: the defaults)")
-    imitation: Imitation | None = Field(None, description="Forty Thieves warm start on the planner's moves")
+    resume: cfg.PathStr = Field(None, description="a saved model (model.zip of an earlier run) to go on training")
+    pretrain: Pretrain | None = Field(None, description="the TriPeaks warm start ({}: the defaults)")
+    imitation: Imitation | None = Field(None, description="the Forty Thieves warm start")
     validation: Validation = Field(Validation(), description="the validation deals")
     test: Test = Field(Test(), validate_default=True, description="the test deals and the agents compared")
-    out: Folder = Field("runs/ppo", description="the output folder")
+    out: cfg.Folder = Field("runs/ppo", description="the output folder")
 
-    _rules = field_validator("rules", mode="before")(rule_letter)
+    _rules = field_validator("rules", mode="before")(cfg.rule_letter)
 
     @field_validator("env", mode="before")
     @classmethod
     def _env(cls, env: Any, info: ValidationInfo) -> Any:
-        env = {} if env is None else env
-        if "game" not in info.data or not isinstance(env, dict):
+        env, game = {} if env is None else env, info.data.get("game")
+        if game is None or not isinstance(env, dict):
             return env
-        found = env_problems(env, info.data["game"], (*ENV_OPTIONS[info.data["game"]], *_TRAIN_ENV_OPTIONS))
-        mode = env.get("obs_mode", "flat")
-        if isinstance(mode, str) and mode.startswith("oracle"):
+        found = cfg.env_problems(env, game, (*cfg.ENV_OPTIONS[game], *_TRAIN_ENV_OPTIONS))
+        if str(mode := env.get("obs_mode", "flat")).startswith("oracle"):
             found.append(f"obs_mode {mode!r} shows hidden cards; a trained policy plays fair (flat or dict)")
-        raise_all(found)
-        if (info.context or {}).get(
-            "deep"
-        ) and "rules" in info.data:  # the batch env once (not its SB3 wrapper: no rl extra needed)
-            from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
-            from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
-
-            wrap = {"wrap": info.data["rules"] == "E"} if info.data["game"] == "tripeaks" else {}
+        cfg.raise_all(found)
+        if (info.context or {}).get("deep") and "rules" in info.data:  # the batch env once (no rl extra needed)
             try:
-                (TriPeaksVectorEnv if info.data["game"] == "tripeaks" else FortyThievesVectorEnv)(
-                    1, **env, **wrap
-                ).close()
+                TrainConfig.model_construct(game=game, rules=info.data["rules"], env=env).make_env().close()
             except (ValueError, TypeError) as error:
-                fail(" ".join(str(error).split()))
+                cfg.fail(" ".join(str(error).split()))
         return env
 
-    @field_validator("advice", "shaping")
+    @field_validator("advice", "shaping", "pretrain", "imitation")
     @classmethod
-    def _aids(cls, aid: str, info: ValidationInfo) -> str:
-        if aid == "none" or not _fits(info):
-            return aid
-        game, env = info.data["game"], info.data["env"]
-        if info.field_name == "advice" and (game != "tripeaks" or env.get("obs_mode", "flat") != "flat"):
-            fail(f"{aid} is for TriPeaks with flat observations (game tripeaks, obs_mode flat)")
-        if info.field_name == "shaping" and (game != "tripeaks" or env.get("reward", "score") != "progress"):
-            fail(f"{aid} is for TriPeaks with reward progress (its potential counts cards and the win bonus)")
-        return aid
+    def _goes_with(cls, value: Any, info: ValidationInfo) -> Any:
+        name, (fits, text) = info.field_name or "", _GOES_WITH[info.field_name or ""]
+        warm = name in ("pretrain", "imitation") and value is not None and info.data.get("resume")
+        found = ["warm-starts a new policy; it does not go with resume"] if warm else []
+        if value not in (None, "none") and {"game", "env"} <= info.data.keys():
+            found += [] if fits(info.data["game"], info.data["env"], info.data.get("ppo")) else [text.format(value)]
+        cfg.raise_all(found)
+        return value
 
     @field_validator("ppo")
     @classmethod
     def _ppo(cls, ppo: PPO, info: ValidationInfo) -> PPO:
-        found: list[tuple[str, str]] = []
-        mode = info.data.get("env", {}).get("obs_mode", "flat")
+        found, features, fits = [], ppo.features, {"game", "env"} <= info.data.keys()
+        mode, game = info.data.get("env", {}).get("obs_mode", "flat"), info.data.get("game")
         want = "MultiInputPolicy" if mode == "dict" else "MlpPolicy"
-        if _fits(info) and ppo.policy not in (None, want):
+        if fits and ppo.policy not in (None, want):
             found.append(("policy", f"obs_mode {mode!r} needs {want}, got {ppo.policy!r}"))
-        game, features = info.data.get("game"), ppo.features
-        if _fits(info) and features in ("chain", "afterstate") and (game != "tripeaks" or mode != "flat"):
+        if fits and features in ("chain", "afterstate") and (game, mode) != ("tripeaks", "flat"):
             found.append(("features", f"{features} reads the flat TriPeaks observation (game tripeaks, obs_mode flat)"))
-        if _fits(info) and features == "moves" and (game != "fortythieves" or mode != "flat"):
-            found.append(
-                ("features", "moves is for Forty Thieves with flat observations (game fortythieves, obs_mode flat)")
-            )
+        if fits and features == "moves" and (game, mode) != ("fortythieves", "flat"):
+            found.append(("features", "moves is for Forty Thieves with flat observations (game fortythieves, "
+                                      "obs_mode flat)"))  # fmt: skip
         if features in ("afterstate", "moves") and isinstance(ppo.net_arch, dict):
-            found.append(
-                ("net_arch", "with features afterstate, a list of layer sizes (the scorer's and the critic's)")
-            )
-        raise_all(found)
+            found.append(("net_arch", "with features afterstate, a list of layer sizes (the scorer's and the "
+                                      "critic's)"))  # fmt: skip
+        cfg.raise_all(found)
         return ppo.model_copy(update={"policy": ppo.policy or want})
 
     @field_validator("resume")
     @classmethod
     def _resume(cls, resume: str | None) -> str | None:
         if resume is not None and not (os.path.isfile(resume) or os.path.isfile(resume + ".zip")):
-            fail(f"model file {resume!r} not found")
+            cfg.fail(f"model file {resume!r} not found")
         return resume
-
-    @field_validator("pretrain")
-    @classmethod
-    def _pretrain(cls, block: Pretrain | None, info: ValidationInfo) -> Pretrain | None:
-        found = ["warm-starts a new policy; it does not go with resume"] if block and info.data.get("resume") else []
-        env = info.data.get("env", {})
-        if (
-            block is not None
-            and _fits(info)
-            and (info.data["game"] != "tripeaks" or env.get("reward", "score") != "progress")
-        ):
-            found.append("is for TriPeaks with reward progress (the move values count cards and the win bonus)")
-        raise_all(found)
-        return block
-
-    @field_validator("imitation")
-    @classmethod
-    def _imitation(cls, block: Imitation | None, info: ValidationInfo) -> Imitation | None:
-        found = ["warm-starts a new policy; it does not go with resume"] if block and info.data.get("resume") else []
-        features = info.data["ppo"].features if "ppo" in info.data else None
-        if block is not None and _fits(info) and (info.data["game"] != "fortythieves" or features != "moves"):
-            found.append("is for Forty Thieves with ppo.features moves (the teacher is a Forty Thieves agent)")
-        raise_all(found)
-        return block
 
     @field_validator("test")
     @classmethod
     def _test(cls, test: Test, info: ValidationInfo) -> Test:
-        seed = info.data["validation"].seed if "validation" in info.data else None
-        if test.deals and seed == test.seed:
-            fail(
-                f"validation.seed and test.seed are both {seed}: the validation deals would be test deals; "
-                "give them different seeds"
-            )
+        if test.deals and "validation" in info.data and (seed := info.data["validation"].seed) == test.seed:
+            cfg.fail(f"validation.seed and test.seed are both {seed}: the validation deals would be test deals; "
+                     "give them different seeds")  # fmt: skip
         if "game" in info.data and test.agents and (info.context or {}).get("deep"):
             try:
                 EvalConfig(game=info.data["game"], rules=info.data.get("rules"), agents=test.agents).check_agents()
-            except ConfigError as error:
-                raise_all(error.problems)
+            except cfg.ConfigError as error:
+                cfg.raise_all(error.problems)
         return test
 
     @field_serializer("ppo", "pretrain", "imitation")
-    def _given(self, block: Settings | None) -> dict[str, Any] | None:
+    def _given(self, block: cfg.Settings | None) -> dict[str, Any] | None:
         return None if block is None else block.given()
 
     @classmethod
     def from_mapping(cls, data: Any, source: str | None = None) -> TrainConfig:
         """Validate ``data`` (absent keys take their defaults); every mistake in one :class:`ConfigError`."""
-        return validate(cls, data, source)
+        return cfg.validate(cls, data, source)
+
+    def make_env(self) -> Any:
+        """One batch env of the config's game and keywords (without the ``rl`` extra's SB3 wrapper)."""
+        from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
+        from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
+
+        return (TriPeaksVectorEnv if self.game == "tripeaks" else FortyThievesVectorEnv)(1, **self.env_kwargs)
 
     @property
     def env_kwargs(self) -> dict[str, Any]:
@@ -327,7 +260,7 @@ class TrainConfig(Settings):
     @property
     def rule_kwargs(self) -> dict[str, Any]:
         """The keywords that change the game (what an evaluation run takes as ``env``)."""
-        return {k: v for k, v in self.env.items() if k in ENV_OPTIONS[self.game]}
+        return {k: v for k, v in self.env.items() if k in cfg.ENV_OPTIONS[self.game]}
 
     @property
     def ppo_kwargs(self) -> dict[str, Any]:
@@ -339,47 +272,39 @@ class TrainConfig(Settings):
 
     def describe(self) -> list[str]:
         """The settings of the run in a few lines (what a run prints at its start)."""
-        limit = f"{self.timesteps:,} timesteps" + (
-            f" or {self.minutes:g} minutes, whichever comes first" if self.minutes else ""
-        )
-        env = ", ".join(f"{k}={v}" for k, v in self.env_kwargs.items())
-        ppo = ", ".join(f"{k}={v}" for k, v in self.ppo_kwargs.items())
-        given = self.pretrain.given() if self.pretrain is not None else None
-        pretrain = "none" if given is None else (", ".join(f"{k}={v}" for k, v in given.items()) or "defaults")
-        agents = " ".join(a.key for a in self.test.agents) or "(none)"
-        test = f"{self.test.deals} deals (seed {self.test.seed}), compared with {agents}" if self.test.deals else "none"
+        given = None if self.pretrain is None else ", ".join(f"{k}={v}" for k, v in self.pretrain.given().items())
+        test, v = self.test, self.validation
+        agents = " ".join(a.key for a in test.agents) or "(none)"
         return [
-            f"game {self.game}, rules {self.rules}, {self.num_envs} envs, seed {self.seed}; {limit}",
-            f"env: {env}",
-            f"ppo: {ppo or '(MaskablePPO defaults)'}",
-            f"advice {self.advice}; shaping {self.shaping}; pretrain {pretrain}"
+            f"game {self.game}, rules {self.rules}, {self.num_envs} envs, seed {self.seed}; {self.timesteps:,} "
+            "timesteps" + (f" or {self.minutes:g} minutes, whichever comes first" if self.minutes else ""),
+            f"env: {', '.join(f'{k}={x}' for k, x in self.env_kwargs.items())}",
+            f"ppo: {', '.join(f'{k}={x}' for k, x in self.ppo_kwargs.items()) or '(MaskablePPO defaults)'}",
+            f"advice {self.advice}; shaping {self.shaping}; pretrain {'none' if given is None else given or 'defaults'}"
             + ("" if self.imitation is None else f"; imitation {self.imitation.given()}"),
-            f"validation: {self.validation.deals} deals (seed {self.validation.seed}) every "
-            f"{self.validation.every:,} steps; test: {test}",
+            f"validation: {v.deals} deals (seed {v.seed}) every {v.every:,} steps; test: "
+            + (f"{test.deals} deals (seed {test.seed}), compared with {agents}" if test.deals else "none"),
             f"out: {self.out}" + (f"; resume: {self.resume}" if self.resume else ""),
         ]
 
     def dry_run_text(self) -> str:
-        """The settings in a few lines, each ending in a newline: what ``solitaire-env train
-        --dry-run`` prints once the config has passed its checks (the first line says so)."""
-        limit = f"{self.timesteps:,} timesteps" + (f" or {self.minutes:g} minutes" if self.minutes else "")
-        pretrain = "none" if self.pretrain is None else self.pretrain.given() or "the defaults"
-        agents = " ".join(a.key for a in self.test.agents) or "(none)"
-        test = (
-            f"{self.test.deals} deals (seed {self.test.seed}), compared with: {agents}"
-            if self.test.deals
-            else "none (test.deals is 0)"
-        )
+        """What ``solitaire-env train --dry-run`` prints once the config has passed its checks, a
+        line each (:meth:`describe` is the shorter block a run prints at its start)."""
+        test, v = self.test, self.validation
+        agents = " ".join(a.key for a in test.agents) or "(none)"
         lines = [
-            f"config ok: {self.game}, rules {self.rules}, {self.num_envs} envs, {limit}, seed {self.seed}",
+            f"config ok: {self.game}, rules {self.rules}, {self.num_envs} envs, {self.timesteps:,} timesteps"
+            + (f" or {self.minutes:g} minutes" if self.minutes else "") + f", seed {self.seed}",
             f"env: {self.env or '(defaults)'}",
             f"ppo: {self.ppo_kwargs or '(defaults)'}",
-            f"advice: {self.advice}; shaping: {self.shaping}; pretrain: {pretrain}"
+            f"advice: {self.advice}; shaping: {self.shaping}; pretrain: "
+            + ("none" if self.pretrain is None else str(self.pretrain.given() or "the defaults"))
             + ("" if self.imitation is None else f"; imitation: {self.imitation.given()}"),
-            f"validation: {self.validation.deals} deals (seed {self.validation.seed}) every {self.validation.every:,} steps",
-            f"test: {test}",
+            f"validation: {v.deals} deals (seed {v.seed}) every {v.every:,} steps",
+            f"test: {test.deals} deals (seed {test.seed}), compared with: {agents}" if test.deals
+            else "test: none (test.deals is 0)",
             f"out: {self.out}" + (f"; resume: {self.resume}" if self.resume else ""),
-        ]
+        ]  # fmt: skip
         return "".join(f"{line}\n" for line in lines)
 
 
@@ -388,14 +313,11 @@ TRAIN_KEYS, PPO_KEYS = tuple(TrainConfig.model_fields), tuple(PPO.model_fields)
 
 def load_train_config(path: str, **overrides: Any) -> TrainConfig:
     """Read and validate a YAML training config; ``overrides`` (not ``None``) replace its keys."""
-    data = load_config_file(path)
+    data = cfg.load_config_file(path)
     if not data:  # a default run is a million steps of hours: never by accident
-        raise ConfigError(
-            f"{path}: the config is empty; a training config sets at least game, timesteps or minutes "
-            "(see configs/ppo_smoke.yaml and docs/training.md)"
-        )
+        raise cfg.ConfigError(f"{path}: the config is empty; a training config sets at least game, timesteps or "
+                              "minutes (see configs/ppo_smoke.yaml and docs/training.md)")  # fmt: skip
     given = {k: v for k, v in overrides.items() if v is not None}
-    data.update(given)
-    # a bad value may come from the command line: say so in the message's "where"
+    data.update(given)  # a bad value may come from the command line: say so in the message's "where"
     source = f"{path} (with --{', --'.join(k.replace('_', '-') for k in given)})" if given else path
     return TrainConfig.from_mapping(data, source=source)
