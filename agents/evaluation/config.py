@@ -11,36 +11,12 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import (
-    AfterValidator,
-    BeforeValidator,
-    Field,
-    PlainSerializer,
-    ValidationInfo,
-    WithJsonSchema,
-    field_validator,
-)
+from pydantic import AfterValidator, BeforeValidator, Field, PlainSerializer, WithJsonSchema, field_validator
+from pydantic_core.core_schema import ValidationInfo
 
+from agents import settings as cfg
 from agents.extras import MissingExtraError
-from agents.settings import (
-    ENV_OPTIONS,
-    ConfigError,
-    Env,
-    Game,
-    OptWhole1,
-    PathStr,
-    Rules,
-    Settings,
-    Whole0,
-    Whole1,
-    config_error,
-    env_problems,
-    fail,
-    load_config_file,
-    raise_all,
-    rule_letter,
-    validate,
-)
+from agents.settings import ENV_OPTIONS, ConfigError, load_config_file
 from solitaire_env.games import ENV_IDS, GameCode, GameName, game_spec
 
 __all__ = ["CONFIG_KEYS", "ENV_OPTIONS", "AgentSpec", "ConfigError", "EvalConfig", "agent_problems",
@@ -137,20 +113,20 @@ def _agent(value: Any) -> AgentSpec:
     try:
         return AgentSpec.parse(value, where="")
     except ConfigError as error:
-        fail(str(error))
+        cfg.fail(str(error))
 
 
 def _agents(value: Any) -> Any:
     value = [] if value is None else [value] if isinstance(value, (str, Mapping)) else value
     if not isinstance(value, Sequence):
-        fail(f"want a non-empty list of agents, got {value!r}")
+        cfg.fail(f"want a non-empty list of agents, got {value!r}")
     return value
 
 
 def _once(specs: tuple[AgentSpec, ...]) -> tuple[AgentSpec, ...]:
     keys = [s.key for s in specs]
     if twice := sorted({k for k in keys if keys.count(k) > 1}):
-        fail(f"{', '.join(map(repr, twice))} listed twice")
+        cfg.fail(f"{', '.join(map(repr, twice))} listed twice")
     return specs
 
 
@@ -163,35 +139,39 @@ AgentList = Annotated[tuple[Agent, ...], BeforeValidator(_agents), AfterValidato
 Agents = Annotated[AgentList, Field(min_length=1)]
 
 
-class EvalConfig(Settings):
+class EvalConfig(cfg.Settings):
     """A validated evaluation run (:meth:`from_mapping` makes one with every check)."""
 
-    game: Game = Field("tripeaks", description="tripeaks (tp) or fortythieves (ft)")
-    rules: Rules = Field(None, validate_default=True, description="the deal codes' rule letter: TriPeaks E (Easy, "
+    game: cfg.Game = Field("tripeaks", description="tripeaks (tp) or fortythieves (ft)")
+    rules: cfg.Rules = Field(None, validate_default=True, description="the deal codes' rule letter: TriPeaks E (Easy, "
                          "K-A adjacent, the default) or C (Classic); Forty Thieves N")  # fmt: skip
-    env: Env = Field({}, description="gym.make keywords that change the game: TriPeaks draw, faces, waste_start, "
+    env: cfg.Env = Field({}, description="gym.make keywords that change the game: TriPeaks draw, faces, waste_start, "
                      "jokers, scoring; Forty Thieves foundation_return, scoring, max_repeats; "
                      "both max_episode_steps")  # fmt: skip
-    deals: Whole1 = Field(100, description="how many deal codes: the first drawn from seed (common.deals.draw_codes)")
-    seed: Whole0 = Field(0, description="the seed of the deal codes and of the agents")
-    workers: OptWhole1 = Field(None, description="worker processes or Ray actors (null: all cores)")
+    deals: cfg.Whole1 = Field(
+        100, description="how many deal codes: the first drawn from seed (deals.draw_codes)"
+    )
+    seed: cfg.Whole0 = Field(0, description="the seed of the deal codes and of the agents")
+    workers: cfg.OptWhole1 = Field(None, description="worker processes or Ray actors (null: all cores)")
     backend: Literal["process", "ray"] = Field("process", description="a local process pool, or a Ray cluster")
-    ray_address: PathStr = Field(None, description="backend ray: the cluster to join (default: RAY_ADDRESS or local)")
-    record: PathStr = Field(None, description="a folder for one JSON record per episode (see replay)")
-    out: PathStr = Field(None, description="a folder for results.json, summary.csv, pairs.csv and episodes.csv")
-    plot: PathStr = Field(None, description="an image file of the win rates (its extension names the format)")
+    ray_address: cfg.PathStr = Field(
+        None, description="backend ray: the cluster to join (default RAY_ADDRESS or local)"
+    )
+    record: cfg.PathStr = Field(None, description="a folder for one JSON record per episode (see replay)")
+    out: cfg.PathStr = Field(None, description="a folder for results.json, summary.csv, pairs.csv and episodes.csv")
+    plot: cfg.PathStr = Field(None, description="an image file of the win rates (its extension names the format)")
     compare: Literal["best", "all"] = Field("best", description="paired tests: each agent against the best, or all")
     agents: Agents = Field((AgentSpec("random"),), description="the agents: NAME, NAME:KEY=VALUE,... or a mapping "
                            "with name and options")  # fmt: skip
 
-    _rules = field_validator("rules", mode="before")(rule_letter)
+    _rules = field_validator("rules", mode="before")(cfg.rule_letter)
 
     @field_validator("env")
     @classmethod
     def _env(cls, env: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         if "game" not in info.data:
             return env
-        raise_all(env_problems(env, info.data["game"], ENV_OPTIONS[info.data["game"]]))
+        cfg.raise_all(cfg.env_problems(env, info.data["game"], ENV_OPTIONS[info.data["game"]]))
         if (info.context or {}).get("deep"):  # make the env once: a bad value fails here, naming the keyword
             import gymnasium as gym
 
@@ -200,21 +180,21 @@ class EvalConfig(Settings):
             try:
                 gym.make(ENV_IDS[info.data["game"]], **env).close()
             except (ValueError, TypeError) as error:
-                fail(" ".join(str(error).split()))
+                cfg.fail(" ".join(str(error).split()))
         return env
 
     @field_validator("ray_address")
     @classmethod
     def _ray(cls, address: str | None, info: ValidationInfo) -> str | None:
         if address is not None and info.data.get("backend", "ray") != "ray":
-            fail(f"applies to backend ray only (backend is {info.data['backend']})")
+            cfg.fail(f"applies to backend ray only (backend is {info.data['backend']})")
         return address
 
     @field_validator("agents")
     @classmethod
     def _agents(cls, agents: tuple[AgentSpec, ...], info: ValidationInfo) -> tuple[AgentSpec, ...]:
         if "game" in info.data and (info.context or {}).get("check_agents"):
-            raise_all(agent_problems(info.data["game"], agents))
+            cfg.raise_all(agent_problems(info.data["game"], agents))
         return agents
 
     @classmethod
@@ -222,7 +202,7 @@ class EvalConfig(Settings):
         """Validate ``data`` (absent keys take their defaults).  ``check_agents`` also looks every
         agent up in the registry, checks its model file (if an option names one) and builds it
         once, so that an unknown name, a bad option or a missing file fails here, before any work."""
-        return validate(cls, data, source, check_agents=check_agents)
+        return cfg.validate(cls, data, source, check_agents=check_agents)
 
     @property
     def env_id(self) -> str:
@@ -241,7 +221,7 @@ class EvalConfig(Settings):
         """Every agent is registered for the game, its model file exists and it can be built
         (every problem of every agent named in one :class:`ConfigError`)."""
         if found := agent_problems(self.game, self.agents):
-            raise config_error(found, where)
+            raise cfg.config_error(found, where)
 
     def dry_run_text(self) -> str:
         """The settings in a few lines, each ending in a newline: what ``solitaire-env eval

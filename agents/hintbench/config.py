@@ -8,24 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from agents.settings import (
-    ENV_OPTIONS,
-    ConfigError,
-    Env,
-    Game,
-    OptWhole1,
-    PathStr,
-    Rules,
-    Settings,
-    Whole0,
-    Whole1,
-    config_error,
-    env_problems,
-    fail,
-    raise_all,
-    rule_letter,
-    validate,
-)
+from agents import settings as cfg
 from solitaire_env.games import GameName
 
 __all__ = ["HINT_KEYS", "HintBenchConfig"]
@@ -41,51 +24,53 @@ _SPEC = "NAME, NAME:KEY=VALUE,... or MODULE:FUNCTION"
 def _specs(value: Any) -> tuple[str, ...]:
     value = [value] if isinstance(value, str) else value
     if not isinstance(value, list | tuple) or not value or not all(isinstance(v, str) and v.strip() for v in value):
-        fail(f"want a non-empty list of names ({_SPEC})")
+        cfg.fail(f"want a non-empty list of names ({_SPEC})")
     specs = tuple(v.strip() for v in value)
     if twice := sorted({s for s in specs if specs.count(s) > 1}):
-        fail(f"{', '.join(map(repr, twice))} listed twice")
+        cfg.fail(f"{', '.join(map(repr, twice))} listed twice")
     return specs
 
 
-class HintBenchConfig(Settings):
+class HintBenchConfig(cfg.Settings):
     """The checked settings of one hint-benchmark run."""
 
-    game: Game = Field("tripeaks", description="tripeaks (tp) or fortythieves (ft)")
-    rules: Rules = Field(None, validate_default=True, description="the deal codes' rule letter: TriPeaks E or C, "
+    game: cfg.Game = Field("tripeaks", description="tripeaks (tp) or fortythieves (ft)")
+    rules: cfg.Rules = Field(None, validate_default=True, description="the deal codes' rule letter: TriPeaks E or C, "
                          "Forty Thieves N")  # fmt: skip
-    env: Env = Field({}, description="rule options beyond the letter: TriPeaks draw, faces, waste_start, jokers; "
+    env: cfg.Env = Field({}, description="rule options beyond the letter: TriPeaks draw, faces, waste_start, jokers; "
                      "Forty Thieves foundation_return")  # fmt: skip
-    deals: Whole1 = Field(50, description="how many deal codes")
-    seed: Whole0 = Field(0, description="the seed of the codes, the reference player, the heuristics and the samples")
+    deals: cfg.Whole1 = Field(50, description="how many deal codes")
+    seed: cfg.Whole0 = Field(
+        0, description="the seed of the codes, the reference player, the heuristics, the samples"
+    )
     reference: str = Field("hint", description="the agent whose episodes give the positions (NAME[:KEY=VALUE,...])")
-    every: Whole1 = Field(1, description="keep every k-th position with a choice")
-    per_deal: OptWhole1 = Field(None, description="at most this many positions a deal (null: no cap)")
+    every: cfg.Whole1 = Field(1, description="keep every k-th position with a choice")
+    per_deal: cfg.OptWhole1 = Field(None, description="at most this many positions a deal (null: no cap)")
     heuristics: tuple[str, ...] = Field(("random", "hint"), description=f"the heuristics to score: {_SPEC}")
     decided_only: bool = Field(False, strict=True, description="score only the positions where the solver "
                                "decided every move's full-information label (else undecided count apart)")  # fmt: skip
-    samples: Whole1 = Field(20, description="fair-value samples per position")
-    max_nodes: Whole1 = Field(None, validate_default=True, description="the solver's budget per search (default "
+    samples: cfg.Whole1 = Field(20, description="fair-value samples per position")
+    max_nodes: cfg.Whole1 = Field(None, validate_default=True, description="the solver's budget per search (default "
                                  "200,000 TriPeaks, 100,000 Forty Thieves)")  # fmt: skip
-    workers: OptWhole1 = Field(None, description="worker processes or Ray actors (null: all cores)")
+    workers: cfg.OptWhole1 = Field(None, description="worker processes or Ray actors (null: all cores)")
     backend: Literal["process", "ray"] = Field("process", description="a local process pool, or a Ray cluster")
-    ray_address: PathStr = Field(None, description="backend ray: the cluster to join")
-    out: PathStr = Field(None, description="a folder for results.json, summary.csv, positions.json and labels.csv")
-    plot: PathStr = Field(None, description="an image file of blunder rates and regrets (needs matplotlib)")
+    ray_address: cfg.PathStr = Field(None, description="backend ray: the cluster to join")
+    out: cfg.PathStr = Field(None, description="a folder for results.json, summary.csv, positions.json and labels.csv")
+    plot: cfg.PathStr = Field(None, description="an image file of blunder rates and regrets (needs matplotlib)")
 
-    _rules = field_validator("rules", mode="before")(rule_letter)
+    _rules = field_validator("rules", mode="before")(cfg.rule_letter)
 
     @field_validator("env")
     @classmethod
     def _env(cls, env: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         if "game" in info.data:
-            rules = [k for k in ENV_OPTIONS[info.data["game"]] if k not in NOT_RULES]
+            rules = [k for k in cfg.ENV_OPTIONS[info.data["game"]] if k not in NOT_RULES]
             note = f"is not a rule option (it changes no position); rule options: {', '.join(rules)}"
-            raise_all(
+            cfg.raise_all(
                 [
                     f"{k} {note}" if k in NOT_RULES else p
                     for k in env
-                    for p in env_problems({k: 0}, info.data["game"], rules)
+                    for p in cfg.env_problems({k: 0}, info.data["game"], rules)
                 ]
             )
         return dict(sorted(env.items()))
@@ -95,7 +80,7 @@ class HintBenchConfig(Settings):
     def _reference(cls, value: Any) -> str:
         specs = _specs(value)
         if len(specs) != 1:
-            fail(f"want one agent, got {list(specs)}")
+            cfg.fail(f"want one agent, got {list(specs)}")
         return specs[0]
 
     _heuristics = field_validator("heuristics", mode="before")(lambda value: _specs(value))
@@ -109,19 +94,19 @@ class HintBenchConfig(Settings):
     @classmethod
     def _ray(cls, address: str | None, info: ValidationInfo) -> str | None:
         if address is not None and info.data.get("backend", "ray") != "ray":
-            fail(f"applies to backend ray only (backend is {info.data['backend']})")
+            cfg.fail(f"applies to backend ray only (backend is {info.data['backend']})")
         return address
 
     @classmethod
     def from_mapping(cls, data: Any, *, source: str | None = None, build: bool = True) -> HintBenchConfig:
-        """Check every setting (all mistakes in one :class:`ConfigError`); with ``build`` also make
+        """Check every setting (all mistakes in one :class:`~agents.settings.ConfigError`); with ``build`` also make
         the first deal's game and every heuristic once, so that a bad one fails here."""
-        config = validate(cls, data, source)
+        config = cfg.validate(cls, data, source)
         if build:
             try:
                 config.check_build()
-            except ConfigError as error:
-                raise config_error(error.problems, f"{source}: " if source else "") from None
+            except cfg.ConfigError as error:
+                raise cfg.config_error(error.problems, f"{source}: " if source else "") from None
         return config
 
     def check_build(self) -> None:
@@ -141,11 +126,11 @@ class HintBenchConfig(Settings):
             except (ValueError, TypeError, ImportError) as error:
                 found.append(f"{key}: {' '.join(str(error).split())}")
         if found:
-            raise config_error(found)
+            raise cfg.config_error(found)
 
     def check_outputs(self) -> None:
         """``out`` a folder (made if missing) whose files :data:`OUT_FILES` can be written, ``plot``
-        an image file matplotlib can write: a one-line :class:`ConfigError` before any work."""
+        an image file matplotlib can write: a one-line :class:`~agents.settings.ConfigError` before any work."""
         from agents.evaluation.harness import check_output_paths
 
         check_output_paths(self.out, OUT_FILES, plot=self.plot)
