@@ -50,8 +50,10 @@ from agents.evaluation.backends import (
     run_local,
     run_ray,
 )
-from agents.evaluation.config import AgentSpec, ConfigError, EvalConfig
+from agents.evaluation.config import EvalConfig
 from agents.evaluation.records import PROGRESS_KEY, episode_record, write_record
+from agents.evaluation.specs import AgentSpec
+from agents.settings import ConfigError
 from solitaire_env import __version__
 from solitaire_env.common.deals import draw_codes
 from solitaire_env.common.numba_cache import numba_cold

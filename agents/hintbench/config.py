@@ -40,9 +40,7 @@ class HintBenchConfig(cfg.Settings):
     env: cfg.Env = Field({}, description="rule options beyond the letter: TriPeaks draw, faces, waste_start, jokers; "
                      "Forty Thieves foundation_return")  # fmt: skip
     deals: cfg.Whole1 = Field(50, description="how many deal codes")
-    seed: cfg.Whole0 = Field(
-        0, description="the seed of the codes, the reference player, the heuristics, the samples"
-    )
+    seed: cfg.Whole0 = Field(0, description="the seed of the codes, the reference player, the heuristics, the samples")
     reference: str = Field("hint", description="the agent whose episodes give the positions (NAME[:KEY=VALUE,...])")
     every: cfg.Whole1 = Field(1, description="keep every k-th position with a choice")
     per_deal: cfg.OptWhole1 = Field(None, description="at most this many positions a deal (null: no cap)")

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from agents.base import GameName
-from agents.evaluation.config import AgentSpec, EvalConfig
+from agents.evaluation.config import EvalConfig
+from agents.evaluation.specs import AgentSpec
 from agents.training.config import TrainConfig
 
 __all__ = ["deal_sets", "evaluate_model", "progress_comparison", "run_test", "takes_advice", "validation_rows"]

@@ -19,9 +19,10 @@ import pytest
 import agents.registry as registry
 from agents.base import Agent, Game, GameName, PublicState
 from agents.evaluation.backends import agent_seed, chunks
-from agents.evaluation.config import AgentSpec, ConfigError, EvalConfig, load_config_file, parse_agent_spec
+from agents.evaluation.config import ConfigError, EvalConfig, load_config_file
 from agents.evaluation.harness import EvalResult, evaluate, mcnemar_exact, plot_win_rates, wilson
 from agents.evaluation.records import RecordError, Replayer, ReplayMismatch, find_records, load_record
+from agents.evaluation.specs import AgentSpec, parse_agent_spec
 from solitaire_env import __version__
 from solitaire_env.solvability import draw_codes
 
