@@ -26,6 +26,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     WithJsonSchema,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -78,6 +79,11 @@ class Settings(BaseModel):
     def given(self) -> dict[str, Any]:
         """The keys set to something (not null), as a mapping."""
         return self.model_dump(exclude_none=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_block(cls, data: Any) -> Any:
+        return {} if data is None else data  # a block written ``ppo:`` (null): its defaults
 
 
 M = TypeVar("M", bound=Settings)

@@ -83,3 +83,17 @@ def test_unknown_keys_get_did_you_mean(model: type, data: dict[str, object], lin
         model.from_mapping(data, source="x.yaml")  # type: ignore[attr-defined]
     assert info.value.problems[0].startswith(line), info.value.problems
     assert str(info.value).startswith(f"x.yaml: {line}")
+
+
+def test_a_null_block_takes_its_defaults_and_no_line_is_pydantics() -> None:
+    config = TrainConfig.from_mapping({"ppo": None, "validation": None, "test": None})
+    assert (config.validation.deals, config.test.deals, config.ppo_kwargs) == (200, 1000, {"policy": "MlpPolicy"})
+    bad = {"imitation": {"teacher_options": {"a": "x"}}, "ppo": {"features": 3}, "validation": 5, "pretrain": [1]}
+    with pytest.raises(ConfigError) as info:
+        TrainConfig.from_mapping(bad)
+    assert info.value.problems == (
+        "ppo.features: want one of none, chain, afterstate, moves, got 3",
+        "pretrain: want a mapping, got [1]",
+        "imitation.teacher_options.a: want a number, got 'x'",
+        "validation: want a mapping, got 5",
+    )

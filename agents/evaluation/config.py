@@ -33,7 +33,7 @@ def _agent(value: Any) -> AgentSpec:
 def _agents(value: Any) -> Any:
     value = [] if value is None else [value] if isinstance(value, (str, Mapping)) else value
     if not isinstance(value, Sequence):
-        cfg.fail(f"want a non-empty list of agents, got {value!r}")
+        cfg.fail(f"want a list of agents, got {value!r}")
     return value
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, Strict, ValidationInfo, field_serializer, field_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, field_serializer, field_validator
 
 from agents import settings as cfg
 from agents.evaluation.config import AgentList, EvalConfig
@@ -26,7 +26,7 @@ Layers = list[Annotated[int, Field(ge=1, strict=True)]]
 Average = Annotated[float | None, Field(gt=0, lt=1), cfg.real(lambda v: 0 < v < 1, "a decay between 0 and 1")]
 TargetKL = Annotated[float | None, Field(gt=0), cfg.real(lambda v: v > 0, "a number > 0 or null")]
 Minutes = Annotated[float | None, Field(gt=0), cfg.real(lambda v: v > 0, "a number of minutes > 0 (or null)")]
-Number = Annotated[int, Strict()] | Annotated[float, Strict()]
+Number = Annotated[int | float, cfg.real(lambda v: True, "a number")]
 
 
 def _net_arch(arch: Any) -> Any:
