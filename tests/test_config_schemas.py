@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,6 +60,10 @@ def test_three_mistakes_one_message_exit_2(tmp_path: Path, capsys: pytest.Captur
         "solitaire-env: error: 3. unknown key 'sede'; did you mean 'seed'?",
     ], err
     assert "pydantic" not in err and "Input should" not in err
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the command in a fresh process: the same lines, exit status 2
+    done = subprocess.run([sys.executable, "-m", "solitaire_env", "eval", "--config", str(bad)], capture_output=True,
+                          text=True, env=env, timeout=120)  # fmt: skip
+    assert (done.returncode, done.stderr, done.stdout) == (2, err, "")
     bad.write_text("num_envs: 0\nppo: {learning_rate: -1, n_epoch: 2}\n")
     assert main(["train", "--config", str(bad)]) == 2
     lines = capsys.readouterr().err.splitlines()
