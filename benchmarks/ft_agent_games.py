@@ -25,7 +25,7 @@ from typing import Any
 
 def play(seed: int, deals: int, start: int, specs: list[str]) -> None:
     from agents.evaluation.backends import DealWorker, WorkerSetup, agent_seed
-    from agents.evaluation.config import parse_agent_spec
+    from agents.evaluation.specs import parse_agent_spec
     from solitaire_env.common.deals import draw_codes
 
     parsed = tuple(parse_agent_spec(text) for text in specs)

@@ -38,7 +38,7 @@ def main() -> None:
 
     from agents.base import decide, public_state
     from agents.evaluation.backends import agent_seed
-    from agents.evaluation.config import parse_agent_spec
+    from agents.evaluation.specs import parse_agent_spec
     from agents.players.endgame import fair_values, new_table
     from agents.players.rollout import tripeaks_position
     from agents.registry import make_agent

@@ -137,7 +137,7 @@ def test_shipped_configs_validate_or_name_the_missing_agents(capsys: pytest.Capt
 @pytest.mark.parametrize(
     ("yaml_text", "message"),
     [
-        ("dealz: 3\n", "unknown key 'dealz'; known: game, rules, env, deals"),
+        ("dealz: 3\n", "unknown key 'dealz'; did you mean 'deals'?"),
         ("deals: ten\n", "deals: want a whole number >= 1, got 'ten'"),
         ("agents: random\nworkers: -2\n", "workers: want a whole number >= 1, got -2"),
         ("game: klondike\n", "game: want tripeaks (tp) or fortythieves (ft)"),
@@ -170,7 +170,7 @@ def test_bad_configs_are_one_line(
         (["--deals", "0"], "argument --deals: want a whole number >= 1"),
         (["--game", "ft", "--rules", "C"], "rules: the fortythieves rule letter is N"),
         (["--game", "ft", "--jokers", "1"], "unknown fortythieves keyword 'jokers'"),
-        (["--backend", "process", "--ray-address", "auto"], "ray_address applies to backend ray only"),
+        (["--backend", "process", "--ray-address", "auto"], "ray_address: applies to backend ray only"),
         (["--agents", "ppo:model=no/such/model.zip"], "ppo"),
     ],
 )

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent, GameName, decide, env_output
-from agents.evaluation.config import AgentSpec
+from agents.evaluation.specs import AgentSpec
 from solitaire_env.common.pool import process_pool
 
 __all__ = ["DealWorker", "EpisodeResult", "WorkerSetup", "agent_seed", "chunks", "run_local", "run_ray"]

@@ -50,8 +50,10 @@ from agents.evaluation.backends import (
     run_local,
     run_ray,
 )
-from agents.evaluation.config import AgentSpec, ConfigError, EvalConfig
+from agents.evaluation.config import EvalConfig
 from agents.evaluation.records import PROGRESS_KEY, episode_record, write_record
+from agents.evaluation.specs import AgentSpec
+from agents.settings import ConfigError
 from solitaire_env import __version__
 from solitaire_env.common.deals import draw_codes
 from solitaire_env.common.numba_cache import numba_cold
@@ -224,7 +226,7 @@ class EvalResult:
         if c.game == "tripeaks":
             what += f", rules {c.rules}: {RULE_TITLES[c.rules]}"
         if c.env:
-            what += "; " + ", ".join(f"{k} {v}" for k, v in c.env)
+            what += "; " + ", ".join(f"{k} {v}" for k, v in c.env.items())
         first = f"codes {self.codes[0]}{' ...' if len(self.codes) > 1 else ''} " if self.codes else ""
         return (
             f"{what}\n{len(self.codes)} deals: {first}drawn from numpy default_rng({c.seed}) by random_code; "
@@ -558,7 +560,7 @@ def evaluate(
     setup = WorkerSetup(
         game=config.game,
         env_id=config.env_id,
-        env_kwargs=config.env,
+        env_kwargs=tuple(config.env.items()),
         agents=config.agents,
         seed=config.seed,
         keep_actions=recording,

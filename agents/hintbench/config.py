@@ -1,162 +1,110 @@
-"""The hint benchmark's settings, from a YAML file or the command line, checked before any work.
-
-Keys (every one optional):
-
-- ``game`` (``tripeaks`` / ``tp``, ``fortythieves`` / ``ft``; default tripeaks), ``rules`` (the
-  deal codes' rule letter: TriPeaks ``E`` or ``C``, Forty Thieves ``N``), ``env`` (rule options
-  beyond the letter: TriPeaks ``draw``, ``faces``, ``waste_start``, ``jokers``; Forty Thieves
-  ``foundation_return``);
-- ``deals`` (how many deal codes, default 50) and ``seed`` (of the codes, the reference player,
-  the heuristics and the samples; default 0);
-- ``reference`` (the agent whose episodes give the positions, default ``hint``), ``every``
-  (keep every k-th position with a choice, default 1) and ``per_deal`` (at most this many
-  positions a deal, default no cap);
-- ``heuristics``: the heuristics to score (registered agents ``NAME`` / ``NAME:KEY=VALUE,...``,
-  or user code ``MODULE:FUNCTION``; default ``random`` and ``hint``);
-- ``decided_only`` (score only the positions where the solver decided every move's
-  full-information label; default false: undecided labels are counted apart);
-- ``samples`` (fair-value samples per position, default 20) and ``max_nodes`` (the solver's
-  budget per search, default 200,000 TriPeaks / 100,000 Forty Thieves);
-- ``workers``, ``backend`` (``process`` or ``ray``), ``ray_address``, ``out`` (a folder),
-  ``plot`` (an image file), as for ``eval``.
-"""
+"""The hint benchmark's settings (:class:`HintBenchConfig`), from a YAML file or the command line,
+checked before any work.  Every key is optional; what each means is its field's description (also
+in ``docs/schemas/hint_bench.schema.json``) and docs/hints.md ("Benchmarking hints")."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from agents.evaluation.config import (
-    ENV_OPTIONS,
-    RULE_LETTERS,
-    ConfigError,
-    Problems,
-    _choice,
-    _env,
-    _game,
-    _int,
-    _rules,
-    _str,
-)
+from pydantic import Field, ValidationInfo, field_validator
+
+from agents import settings as cfg
 from solitaire_env.games import GameName
 
 __all__ = ["HINT_KEYS", "HintBenchConfig"]
 
-HINT_KEYS = (
-    "game",
-    "rules",
-    "env",
-    "deals",
-    "seed",
-    "reference",
-    "every",
-    "per_deal",
-    "heuristics",
-    "decided_only",
-    "samples",
-    "max_nodes",
-    "workers",
-    "backend",
-    "ray_address",
-    "out",
-    "plot",
-)
 #: The files ``out`` receives.
 OUT_FILES = ("results.json", "summary.csv", "positions.json", "labels.csv")
 #: Env keywords that are not rule options (they change nothing of a position's moves).
 NOT_RULES = ("scoring", "max_episode_steps", "max_repeats")
 DEFAULT_NODES: dict[GameName, int] = {"tripeaks": 200_000, "fortythieves": 100_000}
-BACKENDS = ("process", "ray")
+_SPEC = "NAME, NAME:KEY=VALUE,... or MODULE:FUNCTION"
 
 
-def _specs(value: Any, key: str, default: tuple[str, ...]) -> tuple[str, ...]:
-    if value is None:
-        return default
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, Sequence) or not value or not all(isinstance(v, str) and v.strip() for v in value):
-        raise ConfigError(f"{key}: want a non-empty list of names (NAME, NAME:KEY=VALUE,... or MODULE:FUNCTION)")
+def _specs(value: Any) -> tuple[str, ...]:
+    value = [value] if isinstance(value, str) else value
+    if not isinstance(value, list | tuple) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        cfg.fail(f"want a non-empty list of names ({_SPEC})")
     specs = tuple(v.strip() for v in value)
-    twice = sorted({s for s in specs if specs.count(s) > 1})
-    if twice:
-        raise ConfigError(f"{key}: {', '.join(map(repr, twice))} listed twice")
+    if twice := sorted({s for s in specs if specs.count(s) > 1}):
+        cfg.fail(f"{', '.join(map(repr, twice))} listed twice")
     return specs
 
 
-@dataclass(frozen=True)
-class HintBenchConfig:
-    """The checked settings of one hint-benchmark run (see the module docstring)."""
+class HintBenchConfig(cfg.Settings):
+    """The checked settings of one hint-benchmark run."""
 
-    game: GameName = "tripeaks"
-    rules: str = "E"
-    env: tuple[tuple[str, Any], ...] = ()
-    deals: int = 50
-    seed: int = 0
-    reference: str = "hint"
-    every: int = 1
-    per_deal: int | None = None
-    heuristics: tuple[str, ...] = ("random", "hint")
-    decided_only: bool = False
-    samples: int = 20
-    max_nodes: int = 200_000
-    workers: int | None = None
-    backend: str = "process"
-    ray_address: str | None = None
-    out: str | None = None
-    plot: str | None = None
-    source: str | None = None
+    game: cfg.Game = Field("tripeaks", description="tripeaks (tp) or fortythieves (ft)")
+    rules: cfg.Rules = Field(None, validate_default=True, description="the deal codes' rule letter: TriPeaks E or C, "
+                         "Forty Thieves N")  # fmt: skip
+    env: cfg.Env = Field({}, description="rule options beyond the letter: TriPeaks draw, faces, waste_start, jokers; "
+                     "Forty Thieves foundation_return")  # fmt: skip
+    deals: cfg.Whole1 = Field(50, description="how many deal codes")
+    seed: cfg.Whole0 = Field(0, description="the seed of the codes, the reference player, the heuristics, the samples")
+    reference: str = Field("hint", description="the agent whose episodes give the positions (NAME[:KEY=VALUE,...])")
+    every: cfg.Whole1 = Field(1, description="keep every k-th position with a choice")
+    per_deal: cfg.OptWhole1 = Field(None, description="at most this many positions a deal (null: no cap)")
+    heuristics: tuple[str, ...] = Field(("random", "hint"), description=f"the heuristics to score: {_SPEC}")
+    decided_only: bool = Field(False, strict=True, description="score only the positions where the solver "
+                               "decided every move's full-information label (else undecided count apart)")  # fmt: skip
+    samples: cfg.Whole1 = Field(20, description="fair-value samples per position")
+    max_nodes: cfg.Whole1 = Field(None, validate_default=True, description="the solver's budget per search (default "
+                                 "200,000 TriPeaks, 100,000 Forty Thieves)")  # fmt: skip
+    workers: cfg.OptWhole1 = Field(None, description="worker processes or Ray actors (null: all cores)")
+    backend: Literal["process", "ray"] = Field("process", description="a local process pool, or a Ray cluster")
+    ray_address: cfg.PathStr = Field(None, description="backend ray: the cluster to join")
+    out: cfg.PathStr = Field(None, description="a folder for results.json, summary.csv, positions.json and labels.csv")
+    plot: cfg.PathStr = Field(None, description="an image file of blunder rates and regrets (needs matplotlib)")
+
+    _rules = field_validator("rules", mode="before")(cfg.rule_letter)
+
+    @field_validator("env")
+    @classmethod
+    def _env(cls, env: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+        if "game" in info.data:
+            rules = [k for k in cfg.ENV_OPTIONS[info.data["game"]] if k not in NOT_RULES]
+            note = f"is not a rule option (it changes no position); rule options: {', '.join(rules)}"
+            cfg.raise_all(
+                [
+                    f"{k} {note}" if k in NOT_RULES else p
+                    for k in env
+                    for p in cfg.env_problems({k: 0}, info.data["game"], rules)
+                ]
+            )
+        return dict(sorted(env.items()))
+
+    @field_validator("reference", mode="before")
+    @classmethod
+    def _reference(cls, value: Any) -> str:
+        specs = _specs(value)
+        if len(specs) != 1:
+            cfg.fail(f"want one agent, got {list(specs)}")
+        return specs[0]
+
+    _heuristics = field_validator("heuristics", mode="before")(lambda value: _specs(value))
+
+    @field_validator("max_nodes", mode="before")
+    @classmethod
+    def _max_nodes(cls, nodes: Any, info: ValidationInfo) -> Any:
+        return DEFAULT_NODES[info.data.get("game", "tripeaks")] if nodes is None else nodes
+
+    @field_validator("ray_address")
+    @classmethod
+    def _ray(cls, address: str | None, info: ValidationInfo) -> str | None:
+        if address is not None and info.data.get("backend", "ray") != "ray":
+            cfg.fail(f"applies to backend ray only (backend is {info.data['backend']})")
+        return address
 
     @classmethod
     def from_mapping(cls, data: Any, *, source: str | None = None, build: bool = True) -> HintBenchConfig:
-        """Check every setting (all mistakes in one :class:`ConfigError`); with ``build`` also make
+        """Check every setting (all mistakes in one :class:`~agents.settings.ConfigError`); with ``build`` also make
         the first deal's game and every heuristic once, so that a bad one fails here."""
-        where = f"{source}: " if source else ""
-        if not isinstance(data, Mapping):
-            raise ConfigError(f"{where}want a mapping of settings, got {type(data).__name__}")
-        problems = Problems(where)
-        unknown = [k for k in data if k not in HINT_KEYS]
-        if unknown:
-            problems.add(f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; known: "
-                         f"{', '.join(HINT_KEYS)}")  # fmt: skip
-        get, check = data.get, problems.check
-        game, game_ok = check(_game, get("game"), "", fallback="tripeaks")
-        rules, env = RULE_LETTERS[game][0], dict[str, Any]()
-        if game_ok:
-            rules, _ = check(_rules, get("rules"), game, "", fallback=rules)
-            env, _ = check(_env, get("env"), game, "", fallback={})
-            for key in env:
-                if key in NOT_RULES:
-                    problems.add(f"env: {key} is not a rule option (it changes no position); rule options: "
-                                 f"{', '.join(k for k in ENV_OPTIONS[game] if k not in NOT_RULES)}")  # fmt: skip
-        settings: dict[str, Any] = {}
-        for key, minimum, default in (("deals", 1, 50), ("seed", 0, 0), ("every", 1, 1), ("samples", 1, 20)):
-            settings[key], _ = check(_int, get(key), key, "", minimum=minimum, default=default, fallback=default)
-        settings["per_deal"], _ = check(_int, get("per_deal"), "per_deal", "", minimum=1, default=None)
-        settings["max_nodes"], _ = check(
-            _int, get("max_nodes"), "max_nodes", "", minimum=1, default=DEFAULT_NODES[game], fallback=1
-        )
-        settings["workers"], _ = check(_int, get("workers"), "workers", "", minimum=1, default=None)
-        backend, backend_ok = check(_choice, get("backend"), "backend", BACKENDS, "", fallback=BACKENDS[0])
-        decided_only = get("decided_only", False)
-        if not isinstance(decided_only, bool):
-            problems.add(f"decided_only: want true or false, got {decided_only!r}")
-            decided_only = False
-        reference, _ = check(_specs, get("reference"), "reference", ("hint",), fallback=("hint",))
-        if len(reference) != 1:
-            problems.add(f"reference: want one agent, got {list(reference)}")
-        heuristics, _ = check(_specs, get("heuristics"), "heuristics", ("random", "hint"), fallback=())
-        paths = {k: check(_str, get(k), k, "")[0] for k in ("ray_address", "out", "plot")}
-        if paths["ray_address"] is not None and backend_ok and backend != "ray":
-            problems.add(f"ray_address applies to backend ray only (backend is {backend})")
-        config = cls(
-            game=game, rules=rules, env=tuple(sorted(env.items())), reference=reference[0], heuristics=heuristics,
-            decided_only=decided_only,
-            backend=backend, source=source, **settings, **paths,
-        )  # fmt: skip
-        if build and game_ok and not problems.found:
-            check(config.check_build)
-        problems.raise_any()
+        config = cfg.validate(cls, data, source)
+        if build:
+            try:
+                config.check_build()
+            except cfg.ConfigError as error:
+                raise cfg.config_error(error.problems, f"{source}: " if source else "") from None
         return config
 
     def check_build(self) -> None:
@@ -165,22 +113,22 @@ class HintBenchConfig:
         from solitaire_env.common.deals import draw_codes
         from solitaire_env.games import make_game
 
-        problems = Problems()
-        code = draw_codes(1, self.seed, self.game, self.rules)[0]
+        found = []
         try:
-            make_game(code, dict(self.env))
+            make_game(draw_codes(1, self.seed, self.game, self.rules)[0], dict(self.env))
         except (ValueError, TypeError) as error:
-            problems.add(f"env: {' '.join(str(error).split())}")
+            found.append(f"env: {' '.join(str(error).split())}")
         for key, spec in [("reference", self.reference), *(("heuristics", h) for h in self.heuristics)]:
             try:
                 heuristic(spec, self.game, self.seed)
             except (ValueError, TypeError, ImportError) as error:
-                problems.add(f"{key}: {' '.join(str(error).split())}")
-        problems.raise_any()
+                found.append(f"{key}: {' '.join(str(error).split())}")
+        if found:
+            raise cfg.config_error(found)
 
     def check_outputs(self) -> None:
         """``out`` a folder (made if missing) whose files :data:`OUT_FILES` can be written, ``plot``
-        an image file matplotlib can write: a one-line :class:`ConfigError` before any work."""
+        an image file matplotlib can write: a one-line :class:`~agents.settings.ConfigError` before any work."""
         from agents.evaluation.harness import check_output_paths
 
         check_output_paths(self.out, OUT_FILES, plot=self.plot)
@@ -193,9 +141,7 @@ class HintBenchConfig:
         return "\n".join(lines) + "\n"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game, "rules": self.rules, "env": dict(self.env), "deals": self.deals, "seed": self.seed,
-            "reference": self.reference, "every": self.every, "per_deal": self.per_deal,
-            "heuristics": list(self.heuristics), "decided_only": self.decided_only, "samples": self.samples,
-            "max_nodes": self.max_nodes,
-        }  # fmt: skip
+        return self.model_dump(mode="json", exclude={"workers", "backend", "ray_address", "out", "plot"})
+
+
+HINT_KEYS = tuple(HintBenchConfig.model_fields)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agents.base import Game, GameName, decide, public_state
-from agents.evaluation.config import parse_agent_spec
+from agents.evaluation.specs import parse_agent_spec
 from agents.hintbench.positions import Position, position_game
 from agents.registry import make_agent
 

@@ -42,7 +42,7 @@ class HintWorker:
     deals of a chunk."""
 
     def __init__(self, config: HintBenchConfig) -> None:
-        from agents.evaluation.config import parse_agent_spec
+        from agents.evaluation.specs import parse_agent_spec
 
         self.config = config
         ref = parse_agent_spec(config.reference, "reference")

@@ -255,7 +255,7 @@ class PpoAgent(Agent):
     def _load_torch(self, path: Path, device: str, torch_threads: int | None) -> None:
         """Load a ``model.zip`` with sb3-contrib and check that its observations are the ones
         this agent makes."""
-        from agents.evaluation.config import require_rl
+        from agents.extras import require_rl
 
         require_rl("the ppo agent")  # one line naming the pip command when the extra is missing
         import torch

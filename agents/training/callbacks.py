@@ -8,7 +8,7 @@
   at the time limit, keeps the tqdm bar on stderr (env steps, newest validation return) and
   records the training curve (mean episode return and length per rollout).
 
-Imports stable-baselines3 and sb3-contrib: import it after :func:`agents.evaluation.config.require_rl`.
+Imports stable-baselines3 and sb3-contrib: import it after :func:`agents.extras.require_rl`.
 """
 
 from __future__ import annotations

@@ -1,598 +1,323 @@
-"""The training config: :class:`TrainConfig`, validated from YAML or from a mapping.
+"""The training config: :class:`TrainConfig`, a pydantic model validated from YAML or from a mapping.
 
-:func:`load_train_config` reads a YAML file (with the command line's overrides) and
-:meth:`TrainConfig.from_mapping` checks every key: all the mistakes of a config in one
-:class:`~agents.evaluation.config.ConfigError`, one line each.  A check that depends on another key (the env
-keywords on the game, the policy on the observation mode) is skipped while that key is wrong.
-The keys, their defaults and the decisions behind them are in ``docs/training.md``; the run
-itself is :mod:`agents.training.train`.
+:func:`load_train_config` reads a YAML file (with the command line's overrides); every mistake of a
+config is named in one :class:`~agents.settings.ConfigError`, one line each.  A check that depends on
+another key (the env keywords on the game, the policy on the observation mode) is skipped while that
+key is wrong.  Each key's meaning is its field's description (also in ``docs/schemas/train.schema.json``);
+the decisions behind them are in ``docs/training.md``; the run is :mod:`agents.training.train`.
 """
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from agents.base import GameName
-from agents.evaluation.config import (
-    ENV_OPTIONS,
-    RULE_LETTERS,
-    ConfigError,
-    EvalConfig,
-    Problems,
-    _game,
-    _int,
-    _rules,
-    _str,
-    agent_specs,
-    load_config_file,
-)
+from pydantic import BeforeValidator, Field, ValidationInfo, field_serializer, field_validator
+
+from agents import settings as cfg
+from agents.evaluation.config import AgentList, EvalConfig
 
 __all__ = ["PPO_KEYS", "TRAIN_KEYS", "TrainConfig", "load_train_config"]
 
-
-#: The keys of a training config.
-TRAIN_KEYS = (
-    "game",
-    "rules",
-    "env",
-    "num_envs",
-    "seed",
-    "timesteps",
-    "minutes",
-    "ppo",
-    "advice",
-    "shaping",
-    "pretrain",
-    "imitation",
-    "validation",
-    "test",
-    "out",
-    "resume",
-)
-#: The keys of its ``ppo`` block: MaskablePPO's keyword arguments, the policy and the network.
-PPO_KEYS = (
-    "policy",
-    "features",
-    "net_arch",
-    "activation_fn",
-    "learning_rate",
-    "n_steps",
-    "batch_size",
-    "n_epochs",
-    "gamma",
-    "gae_lambda",
-    "clip_range",
-    "normalize_advantage",
-    "ent_coef",
-    "vf_coef",
-    "max_grad_norm",
-    "target_kl",
-    "torch_threads",
-)
-_PPO_FLOATS = ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef", "max_grad_norm")
-_PPO_INTS = ("n_steps", "batch_size", "n_epochs", "torch_threads")
-_POLICIES = ("MlpPolicy", "MultiInputPolicy")
-_ACTIVATIONS = ("tanh", "relu")
-#: ``ppo.features``: what stands in front of the MLP (:mod:`agents.training.features`); ``none``: the observation
-#: itself; ``afterstate``: the policy scores the position each move leads to (:mod:`agents.training.afterstate`);
-#: ``moves`` (Forty Thieves): the policy scores each legal move's row of move features
-#: (:mod:`agents.training.move_policy`).
-_FEATURES = ("none", "chain", "afterstate", "moves")
-#: ``advice``: the base policy's move appended to the observation (:mod:`agents.training.advice`).
-_ADVICE = ("none", "base_policy")
-#: ``shaping``: potential-based reward shaping during training (:mod:`agents.training.shaping`).
-_SHAPING = ("none", "playout")
-_VALIDATION_KEYS = ("deals", "seed", "every")
-_TEST_KEYS = ("deals", "seed", "agents", "workers")
-#: Env keywords of the batch env a training config may set (besides the rule options of
-#: :data:`agents.evaluation.config.ENV_OPTIONS`); ``wrap`` comes from ``rules``.
+#: Env keywords of the batch env a training config may set besides the game's rule options
+#: (:data:`agents.settings.ENV_OPTIONS`); ``wrap`` comes from ``rules``.
 _TRAIN_ENV_OPTIONS = ("reward", "win_bonus", "obs_mode", "illegal_action", "illegal_penalty")
+Layers = list[Annotated[int, Field(ge=1, strict=True)]]
+Average = Annotated[float | None, Field(gt=0, lt=1), cfg.real(lambda v: 0 < v < 1, "a decay between 0 and 1")]
+TargetKL = Annotated[float | None, Field(gt=0), cfg.real(lambda v: v > 0, "a number > 0 or null")]
+Minutes = Annotated[float | None, Field(gt=0), cfg.real(lambda v: v > 0, "a number of minutes > 0 (or null)")]
+Number = Annotated[int | float, cfg.real(lambda v: True, "a number")]
 
 
-@dataclass(frozen=True)
-class TrainConfig:
-    """A validated training run (build it with :meth:`from_mapping` to get every check)."""
+def _net_arch(arch: Any) -> Any:
+    def sizes(v: Any) -> bool:
+        return isinstance(v, list) and all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in v)
 
-    game: GameName = "tripeaks"
-    rules: str = "E"
-    env: tuple[tuple[str, Any], ...] = ()
-    num_envs: int = 256
-    seed: int = 0
-    timesteps: int = 1_000_000
-    minutes: float | None = None
-    ppo: tuple[tuple[str, Any], ...] = ()
-    validation_deals: int = 200
-    validation_seed: int = 1
-    validation_every: int = 500_000
-    test_deals: int = 1000
-    test_seed: int = 0
-    test_agents: tuple[Any, ...] = ()
-    test_workers: int | None = None
-    out: str = "runs/ppo"
-    resume: str | None = None
-    advice: str = "none"
-    shaping: str = "none"
-    pretrain: tuple[tuple[str, Any], ...] | None = None  # None: no warm start; (): one with the defaults
-    imitation: tuple[tuple[str, Any], ...] | None = None  # Forty Thieves: the warm start on the planner's moves
-    source: str | None = field(default=None, compare=False)
+    split = isinstance(arch, dict) and set(arch) == {"pi", "vf"} and all(map(sizes, arch.values()))
+    if not (arch is None or sizes(arch) or split):
+        cfg.fail(f"want a list of layer sizes ([256, 256]) or {{pi: [...], vf: [...]}}, got {arch!r}")
+    return arch
+
+
+class PPO(cfg.Settings):
+    """The ``ppo`` block: MaskablePPO's keywords, the policy and the network (null: SB3's default)."""
+
+    learning_rate: cfg.NonNegative = Field(None, description="Adam's step size")
+    n_steps: cfg.OptWhole1 = Field(None, description="env steps per env between updates")
+    batch_size: cfg.OptWhole1 = Field(None, description="minibatch size")
+    n_epochs: cfg.OptWhole1 = Field(None, description="passes over each rollout")
+    gamma: cfg.NonNegative = Field(None, description="discount factor")
+    gae_lambda: cfg.NonNegative = Field(None, description="GAE's lambda")
+    clip_range: cfg.NonNegative = Field(None, description="PPO's clipping")
+    normalize_advantage: cfg.Flag | None = Field(None, description="normalize the advantages")
+    ent_coef: cfg.NonNegative = Field(None, description="entropy bonus coefficient")
+    vf_coef: cfg.NonNegative = Field(None, description="value loss coefficient")
+    max_grad_norm: cfg.NonNegative = Field(None, description="gradient clipping")
+    target_kl: TargetKL = Field(None, description="stop an update's epochs past this KL divergence")
+    features: Literal["none", "chain", "afterstate", "moves"] | None = Field(None, description="in front of the "
+        "MLP: none; chain (TriPeaks, agents.training.features); afterstate (TriPeaks: the position each move leads "
+        "to is scored); moves (Forty Thieves: each legal move's row of move features is scored)")  # fmt: skip
+    net_arch: Annotated[Layers | dict[str, Layers] | None, BeforeValidator(_net_arch)] = Field(None, description=
+        "layer sizes ([256, 256]) or {pi: [...], vf: [...]}; with afterstate or moves a list only")  # fmt: skip
+    activation_fn: Literal["tanh", "relu"] | None = Field(None, description="the MLP's activation")
+    torch_threads: cfg.OptWhole1 = Field(None, description="torch threads of the learner (default 2)")
+    policy: Literal["MlpPolicy", "MultiInputPolicy"] | None = Field(None, description="SB3's policy: MlpPolicy "
+        "for obs_mode flat, MultiInputPolicy for dict (absent: chosen from obs_mode)")  # fmt: skip
+
+
+class Pretrain(cfg.Settings):
+    """The ``pretrain`` block: the TriPeaks warm start (:mod:`agents.training.pretrain`; null: its default)."""
+
+    minutes: cfg.Positive = Field(None, description="wall-clock budget of the warm start (10)")
+    samples: cfg.OptWhole1 = Field(None, description="rollouts per move of the teacher's values (32)")
+    steps: cfg.OptWhole1 = Field(None, description="steps per collection (16)")
+    epsilon: cfg.Fraction = Field(None, description="share of random moves while collecting (0.1)")
+    temperature: cfg.Positive = Field(None, description="the values' temperature (4)")
+    epochs: cfg.OptWhole1 = Field(None, description="passes over each collection (2)")
+    replay: cfg.OptWhole1 = Field(None, description="collections kept for replay (8)")
+    batch_size: cfg.OptWhole1 = Field(None, description="minibatch size (4096)")
+    learning_rate: cfg.Positive = Field(None, description="Adam's step size (3e-4)")
+    final_learning_rate: cfg.Positive = Field(None, description="the rate falls in a straight line to this")
+    threads: cfg.OptWhole1 = Field(None, description="torch threads (2)")
+    loss: Literal["squared", "cross_entropy"] | None = Field(None, description="the fit's loss (squared)")
+    average: Average = Field(None, description="decay of a moving average of the weights, such as 0.998")
+    symmetry: cfg.Flag | None = Field(None, description="fit each position under a random symmetry (false)")
+    critic_every: cfg.OptWhole1 = Field(None, description="fit the value head on every k-th batch (1)")
+
+
+class Imitation(cfg.Settings):
+    """The ``imitation`` block: Forty Thieves' warm start on a teacher's moves (:mod:`agents.training.imitation`)."""
+
+    teacher: Literal["planner", "lookahead"] | None = Field(None, description="whose moves are learned (planner)")
+    teacher_options: dict[str, Number] | None = Field(None, description="the teacher's numeric options")
+    games: cfg.OptWhole1 = Field(None, description="the teacher's games (1000)")
+    minutes: cfg.Positive = Field(None, description="a guard on the collection (40)")
+    workers: cfg.OptWhole1 = Field(None, description="processes playing the teacher's games (2)")
+    epsilon: cfg.Fraction = Field(None, description="share of random moves among the teacher's (0)")
+    tolerance: cfg.NonNegative = Field(None, description="also the first moves of plans this close (0)")
+    epochs: cfg.OptWhole1 = Field(None, description="passes over the positions (8)")
+    batch_size: cfg.OptWhole1 = Field(None, description="minibatch size (512)")
+    learning_rate: cfg.Positive = Field(None, description="Adam's step size (1e-3)")
+    final_learning_rate: cfg.Positive = Field(None, description="the rate falls in a straight line to this (1e-4)")
+    lookahead_bonus: cfg.NonNegative = Field(None, description="added to the lookahead move's score (0)")
+
+    @field_validator("teacher_options")
+    @classmethod
+    def _options(cls, options: dict[str, Any] | None, info: ValidationInfo) -> dict[str, Any] | None:
+        if options is not None and (info.context or {}).get("deep"):
+            from agents.registry import make_agent
+
+            try:
+                make_agent(info.data.get("teacher") or "planner", "fortythieves", **options)
+            except (TypeError, ValueError) as error:
+                cfg.fail(str(error))
+        return options
+
+
+class Validation(cfg.Settings):
+    """The ``validation`` block: the deals evaluated during training (the best model kept)."""
+
+    deals: cfg.Whole1 = Field(200, description="how many validation deals")
+    seed: cfg.Whole0 = Field(1, description="their seed (not the test's)")
+    every: cfg.Whole1 = Field(500_000, description="env steps between validations")
+
+
+class Test(cfg.Settings):
+    """The ``test`` block: the held-out deals after training, the comparison agents."""
+
+    deals: cfg.Whole0 = Field(1000, description="how many test deals (0: no test)")
+    seed: cfg.Whole0 = Field(0, description="their seed")
+    agents: AgentList = Field((), description="the agents compared with the trained one (as in eval)")
+    workers: cfg.OptWhole1 = Field(None, description="the evaluation's worker processes (null: all cores)")
+
+
+#: What a key goes with (given the game, the env and the ppo block), and what it says otherwise.
+_GOES_WITH = {
+    "advice": (lambda g, env, ppo: g == "tripeaks" and env.get("obs_mode", "flat") == "flat",
+               "{} is for TriPeaks with flat observations (game tripeaks, obs_mode flat)"),
+    "shaping": (lambda g, env, ppo: g == "tripeaks" and env.get("reward", "score") == "progress",
+                "{} is for TriPeaks with reward progress (its potential counts cards and the win bonus)"),
+    "pretrain": (lambda g, env, ppo: g == "tripeaks" and env.get("reward", "score") == "progress",
+                 "is for TriPeaks with reward progress (the move values count cards and the win bonus)"),
+    "imitation": (lambda g, env, ppo: g == "fortythieves" and ppo is not None and ppo.features == "moves",
+                  "is for Forty Thieves with ppo.features moves (the teacher is a Forty Thieves agent)"),
+}  # fmt: skip
+
+
+class TrainConfig(cfg.Settings):
+    """A validated training run (:meth:`from_mapping` makes one with every check)."""
+
+    game: cfg.Game = Field("tripeaks", description="tripeaks (tp) or fortythieves (ft)")
+    rules: cfg.Rules = Field(None, validate_default=True, description="TriPeaks E (Easy) or C; Forty Thieves N")
+    env: dict[str, Any] = Field({}, description="the batch env's keywords: the game's rule options and reward, "
+                                "win_bonus, obs_mode (flat or dict), illegal_action, illegal_penalty")  # fmt: skip
+    advice: Literal["none", "base_policy"] = Field("none", description="base_policy: the base policy's move "
+                                                   "follows the observation (TriPeaks, flat)")  # fmt: skip
+    shaping: Literal["none", "playout"] = Field("none", description="playout: potential-based reward shaping "
+                                                "(TriPeaks, reward progress)")  # fmt: skip
+    num_envs: cfg.Whole1 = Field(256, description="games stepped together")
+    seed: cfg.Whole0 = Field(0, description="the envs' deal streams and PPO's seed")
+    timesteps: cfg.Whole1 = Field(1_000_000, description="env steps to learn (with resume: steps to add)")
+    minutes: Minutes = Field(None, description="a wall-clock limit of the learning (null: none)")
+    ppo: PPO = Field(PPO(), validate_default=True, description="MaskablePPO's settings")
+    resume: cfg.PathStr = Field(None, description="a saved model (model.zip of an earlier run) to go on training")
+    pretrain: Pretrain | None = Field(None, description="the TriPeaks warm start ({}: the defaults)")
+    imitation: Imitation | None = Field(None, description="the Forty Thieves warm start")
+    validation: Validation = Field(Validation(), description="the validation deals")
+    test: Test = Field(Test(), validate_default=True, description="the test deals and the agents compared")
+    out: cfg.Folder = Field("runs/ppo", description="the output folder")
+
+    _rules = field_validator("rules", mode="before")(cfg.rule_letter)
+
+    @field_validator("env", mode="before")
+    @classmethod
+    def _env(cls, env: Any, info: ValidationInfo) -> Any:
+        env, game = {} if env is None else env, info.data.get("game")
+        if game is None or not isinstance(env, dict):
+            return env
+        found = cfg.env_problems(env, game, (*cfg.ENV_OPTIONS[game], *_TRAIN_ENV_OPTIONS))
+        if str(mode := env.get("obs_mode", "flat")).startswith("oracle"):
+            found.append(f"obs_mode {mode!r} shows hidden cards; a trained policy plays fair (flat or dict)")
+        cfg.raise_all(found)
+        if (info.context or {}).get("deep") and "rules" in info.data:  # the batch env once (no rl extra needed)
+            try:
+                TrainConfig.model_construct(game=game, rules=info.data["rules"], env=env).make_env().close()
+            except (ValueError, TypeError) as error:
+                cfg.fail(" ".join(str(error).split()))
+        return env
+
+    @field_validator("advice", "shaping", "pretrain", "imitation")
+    @classmethod
+    def _goes_with(cls, value: Any, info: ValidationInfo) -> Any:
+        name, (fits, text) = info.field_name or "", _GOES_WITH[info.field_name or ""]
+        warm = name in ("pretrain", "imitation") and value is not None and info.data.get("resume")
+        found = ["warm-starts a new policy; it does not go with resume"] if warm else []
+        if value not in (None, "none") and {"game", "env"} <= info.data.keys():
+            found += [] if fits(info.data["game"], info.data["env"], info.data.get("ppo")) else [text.format(value)]
+        cfg.raise_all(found)
+        return value
+
+    @field_validator("ppo")
+    @classmethod
+    def _ppo(cls, ppo: PPO, info: ValidationInfo) -> PPO:
+        found, features, fits = [], ppo.features, {"game", "env"} <= info.data.keys()
+        mode, game = info.data.get("env", {}).get("obs_mode", "flat"), info.data.get("game")
+        want = "MultiInputPolicy" if mode == "dict" else "MlpPolicy"
+        if fits and ppo.policy not in (None, want):
+            found.append(("policy", f"obs_mode {mode!r} needs {want}, got {ppo.policy!r}"))
+        if fits and features in ("chain", "afterstate") and (game, mode) != ("tripeaks", "flat"):
+            found.append(("features", f"{features} reads the flat TriPeaks observation (game tripeaks, obs_mode flat)"))
+        if fits and features == "moves" and (game, mode) != ("fortythieves", "flat"):
+            found.append(("features", "moves is for Forty Thieves with flat observations (game fortythieves, "
+                                      "obs_mode flat)"))  # fmt: skip
+        if features in ("afterstate", "moves") and isinstance(ppo.net_arch, dict):
+            found.append(("net_arch", "with features afterstate, a list of layer sizes (the scorer's and the "
+                                      "critic's)"))  # fmt: skip
+        cfg.raise_all(found)
+        return ppo.model_copy(update={"policy": ppo.policy or want})
+
+    @field_validator("resume")
+    @classmethod
+    def _resume(cls, resume: str | None) -> str | None:
+        if resume is not None and not (os.path.isfile(resume) or os.path.isfile(resume + ".zip")):
+            cfg.fail(f"model file {resume!r} not found")
+        return resume
+
+    @field_validator("test")
+    @classmethod
+    def _test(cls, test: Test, info: ValidationInfo) -> Test:
+        if test.deals and "validation" in info.data and (seed := info.data["validation"].seed) == test.seed:
+            cfg.fail(f"validation.seed and test.seed are both {seed}: the validation deals would be test deals; "
+                     "give them different seeds")  # fmt: skip
+        if "game" in info.data and test.agents and (info.context or {}).get("deep"):
+            try:
+                EvalConfig(game=info.data["game"], rules=info.data.get("rules"), agents=test.agents).check_agents()
+            except cfg.ConfigError as error:
+                cfg.raise_all(error.problems)
+        return test
+
+    @field_serializer("ppo", "pretrain", "imitation")
+    def _given(self, block: cfg.Settings | None) -> dict[str, Any] | None:
+        return None if block is None else block.given()
+
+    @classmethod
+    def from_mapping(cls, data: Any, source: str | None = None) -> TrainConfig:
+        """Validate ``data`` (absent keys take their defaults); every mistake in one :class:`ConfigError`."""
+        return cfg.validate(cls, data, source)
+
+    def make_env(self) -> Any:
+        """One batch env of the config's game and keywords (without the ``rl`` extra's SB3 wrapper)."""
+        from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
+        from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
+
+        return (TriPeaksVectorEnv if self.game == "tripeaks" else FortyThievesVectorEnv)(1, **self.env_kwargs)
 
     @property
     def env_kwargs(self) -> dict[str, Any]:
         """The batch env's keywords (``wrap`` included, from ``rules``)."""
-        kwargs = dict(self.env)
-        if self.game == "tripeaks":
-            kwargs["wrap"] = self.rules == "E"
-        return kwargs
+        return {**self.env, **({"wrap": self.rules == "E"} if self.game == "tripeaks" else {})}
 
     @property
     def rule_kwargs(self) -> dict[str, Any]:
         """The keywords that change the game (what an evaluation run takes as ``env``)."""
-        return {k: v for k, v in self.env if k in ENV_OPTIONS[self.game]}
+        return {k: v for k, v in self.env.items() if k in cfg.ENV_OPTIONS[self.game]}
 
     @property
     def ppo_kwargs(self) -> dict[str, Any]:
-        return dict(self.ppo)
+        return self.ppo.given()
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as a mapping :meth:`from_mapping` accepts (what ``metrics.json`` stores)."""
-        return {
-            "game": self.game,
-            "rules": self.rules,
-            "env": dict(self.env),
-            "num_envs": self.num_envs,
-            "seed": self.seed,
-            "timesteps": self.timesteps,
-            "minutes": self.minutes,
-            "ppo": self.ppo_kwargs,
-            "advice": self.advice,
-            "shaping": self.shaping,
-            "pretrain": None if self.pretrain is None else dict(self.pretrain),
-            "imitation": None if self.imitation is None else dict(self.imitation),
-            "validation": {
-                "deals": self.validation_deals,
-                "seed": self.validation_seed,
-                "every": self.validation_every,
-            },
-            "test": {
-                "deals": self.test_deals,
-                "seed": self.test_seed,
-                "agents": [a.to_dict() for a in self.test_agents],
-                "workers": self.test_workers,
-            },
-            "out": self.out,
-            "resume": self.resume,
-        }
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], source: str | None = None) -> TrainConfig:
-        """Validate ``data`` (keys of :data:`TRAIN_KEYS`; absent keys take their defaults).
-
-        Every mistake is found, not only the first: one :class:`ConfigError` names them all (one
-        line each). A check that depends on another key (the env keywords on the game, the policy
-        on the observation mode) is skipped while that key is wrong."""
-        where = f"{source}: " if source else ""
-        if not isinstance(data, Mapping):
-            raise ConfigError(f"{where}want a mapping of settings, got {type(data).__name__}")
-        problems = Problems(where)
-        problems.check(_known, data, TRAIN_KEYS, "", "")
-        game, rules, env, game_ok, fits = _game_and_env(problems, data)
-        config = cls(source=source, **_settings(problems, data, game, rules, env, fits))
-        if (
-            config.test_deals
-            and config.validation_seed == config.test_seed
-            and not any(p.startswith(("validation.seed", "test.seed")) for p in problems.found)
-        ):
-            problems.add(
-                f"validation.seed and test.seed are both {config.test_seed}: the validation deals "
-                "would be test deals; give them different seeds"
-            )
-        if fits:
-            problems.check(config.check_env)
-        if game_ok:
-            problems.check(config.check_test_agents)  # the agents that parsed
-        problems.raise_any()
-        return config
-
-    def check_env(self, where: str = "") -> None:
-        """Make the batch env once: a bad env value fails here, naming the keyword (without the
-        ``rl`` extra: the batch env itself, not its SB3 wrapper)."""
-        from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
-        from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
-
-        env_class = TriPeaksVectorEnv if self.game == "tripeaks" else FortyThievesVectorEnv
-        try:
-            env_class(1, **self.env_kwargs).close()
-        except (ValueError, TypeError) as error:
-            raise ConfigError(f"{where}env: {' '.join(str(error).split())}") from None
-
-    def check_test_agents(self, where: str = "") -> None:
-        """The comparison agents exist for the game and can be built (as an evaluation checks them)."""
-        if self.test_agents:
-            try:
-                EvalConfig(game=self.game, rules=self.rules, agents=self.test_agents).check_agents()
-            except ConfigError as error:
-                problems = Problems(where)
-                problems.take(error, "test: ")
-                problems.raise_any()
+        return self.model_dump(mode="json")
 
     def describe(self) -> list[str]:
         """The settings of the run in a few lines (what a run prints at its start)."""
-        limit = f"{self.timesteps:,} timesteps" + (
-            f" or {self.minutes:g} minutes, whichever comes first" if self.minutes else ""
-        )
-        env = ", ".join(f"{k}={v}" for k, v in self.env_kwargs.items())
-        ppo = ", ".join(f"{k}={v}" for k, v in self.ppo_kwargs.items())
-        pretrain = "none" if self.pretrain is None else (", ".join(f"{k}={v}" for k, v in self.pretrain) or "defaults")
-        agents = " ".join(a.key for a in self.test_agents) or "(none)"
-        test = f"{self.test_deals} deals (seed {self.test_seed}), compared with {agents}" if self.test_deals else "none"
+        given = None if self.pretrain is None else ", ".join(f"{k}={v}" for k, v in self.pretrain.given().items())
+        test, v = self.test, self.validation
+        agents = " ".join(a.key for a in test.agents) or "(none)"
         return [
-            f"game {self.game}, rules {self.rules}, {self.num_envs} envs, seed {self.seed}; {limit}",
-            f"env: {env}",
-            f"ppo: {ppo or '(MaskablePPO defaults)'}",
-            f"advice {self.advice}; shaping {self.shaping}; pretrain {pretrain}"
-            + ("" if self.imitation is None else f"; imitation {dict(self.imitation)}"),
-            f"validation: {self.validation_deals} deals (seed {self.validation_seed}) every "
-            f"{self.validation_every:,} steps; test: {test}",
+            f"game {self.game}, rules {self.rules}, {self.num_envs} envs, seed {self.seed}; {self.timesteps:,} "
+            "timesteps" + (f" or {self.minutes:g} minutes, whichever comes first" if self.minutes else ""),
+            f"env: {', '.join(f'{k}={x}' for k, x in self.env_kwargs.items())}",
+            f"ppo: {', '.join(f'{k}={x}' for k, x in self.ppo_kwargs.items()) or '(MaskablePPO defaults)'}",
+            f"advice {self.advice}; shaping {self.shaping}; pretrain {'none' if given is None else given or 'defaults'}"
+            + ("" if self.imitation is None else f"; imitation {self.imitation.given()}"),
+            f"validation: {v.deals} deals (seed {v.seed}) every {v.every:,} steps; test: "
+            + (f"{test.deals} deals (seed {test.seed}), compared with {agents}" if test.deals else "none"),
             f"out: {self.out}" + (f"; resume: {self.resume}" if self.resume else ""),
         ]
 
     def dry_run_text(self) -> str:
-        """The settings in a few lines, each ending in a newline: what ``solitaire-env train
-        --dry-run`` prints once the config has passed its checks (the first line says so).
-        :meth:`describe` is the shorter block a run prints at its start."""
-        limit = f"{self.timesteps:,} timesteps" + (f" or {self.minutes:g} minutes" if self.minutes else "")
-        pretrain = "none" if self.pretrain is None else dict(self.pretrain) or "the defaults"
-        agents = " ".join(a.key for a in self.test_agents) or "(none)"
-        if self.test_deals:
-            test = f"test: {self.test_deals} deals (seed {self.test_seed}), compared with: {agents}"
-        else:
-            test = "test: none (test.deals is 0)"
+        """What ``solitaire-env train --dry-run`` prints once the config has passed its checks, a
+        line each (:meth:`describe` is the shorter block a run prints at its start)."""
+        test, v = self.test, self.validation
+        agents = " ".join(a.key for a in test.agents) or "(none)"
         lines = [
-            f"config ok: {self.game}, rules {self.rules}, {self.num_envs} envs, {limit}, seed {self.seed}",
-            f"env: {dict(self.env) or '(defaults)'}",
+            f"config ok: {self.game}, rules {self.rules}, {self.num_envs} envs, {self.timesteps:,} timesteps"
+            + (f" or {self.minutes:g} minutes" if self.minutes else "") + f", seed {self.seed}",
+            f"env: {self.env or '(defaults)'}",
             f"ppo: {self.ppo_kwargs or '(defaults)'}",
-            f"advice: {self.advice}; shaping: {self.shaping}; pretrain: {pretrain}"
-            + ("" if self.imitation is None else f"; imitation: {dict(self.imitation)}"),
-            f"validation: {self.validation_deals} deals (seed {self.validation_seed}) "
-            f"every {self.validation_every:,} steps",
-            test,
+            f"advice: {self.advice}; shaping: {self.shaping}; pretrain: "
+            + ("none" if self.pretrain is None else str(self.pretrain.given() or "the defaults"))
+            + ("" if self.imitation is None else f"; imitation: {self.imitation.given()}"),
+            f"validation: {v.deals} deals (seed {v.seed}) every {v.every:,} steps",
+            f"test: {test.deals} deals (seed {test.seed}), compared with: {agents}" if test.deals
+            else "test: none (test.deals is 0)",
             f"out: {self.out}" + (f"; resume: {self.resume}" if self.resume else ""),
-        ]
+        ]  # fmt: skip
         return "".join(f"{line}\n" for line in lines)
 
 
-def _known(data: Mapping[str, Any], keys: Sequence[str], where: str, block: str) -> None:
-    unknown = [k for k in data if k not in keys]
-    if unknown:
-        plural = "s" if len(unknown) > 1 else ""
-        raise ConfigError(
-            f"{where}{block}unknown key{plural} {', '.join(map(repr, unknown))}; known: {', '.join(keys)}"
-        )
-
-
-def _game_and_env(problems: Problems, data: Mapping[str, Any]) -> tuple[GameName, str, dict[str, Any], bool, bool]:
-    """``game``, ``rules`` and ``env``, whether the game is valid, and whether the game and env both
-    are (``fits``: then the checks of what goes with which game and env can run)."""
-    check = problems.check
-    game, game_ok = check(_game, data.get("game"), "", fallback="tripeaks")
-    rules, env_ok = "E", False
-    env: dict[str, Any] = {}
-    if game_ok:
-        rules, _ = check(_rules, data.get("rules"), game, "", fallback=RULE_LETTERS[game][0])
-        env, env_ok = check(_train_env, data.get("env"), game, "", fallback={})
-    return game, rules, env, game_ok, game_ok and env_ok
-
-
-def _settings(
-    problems: Problems, data: Mapping[str, Any], game: GameName, rules: str, env: dict[str, Any], fits: bool
-) -> dict[str, Any]:
-    """The keyword arguments of :class:`TrainConfig` but ``source``, every mistake recorded in
-    ``problems`` (in the order of the keys' checks)."""
-    check, get = problems.check, data.get
-    validation = _block(problems, get("validation"), "validation", _VALIDATION_KEYS)
-    test = _block(problems, get("test"), "test", _TEST_KEYS)
-    minutes = _minutes(problems, get("minutes"))
-    resume, _ = check(_str, get("resume"), "resume", "")
-    if resume is not None and not (os.path.isfile(resume) or os.path.isfile(resume + ".zip")):
-        problems.add(f"resume: model file {resume!r} not found")
-    advice, shaping = _aids(problems, get("advice"), get("shaping"), game, env, fits)
-    pretrain = _pretrain(problems, get("pretrain"), game, env, fits)
-    if pretrain is not None and resume is not None:
-        problems.add("pretrain: warm-starts a new policy; it does not go with resume")
-    imitation = _imitation(problems, get("imitation"), game, get("ppo"), fits)
-    if imitation is not None and resume is not None:
-        problems.add("imitation: warm-starts a new policy; it does not go with resume")
-    test_agents: tuple[Any, ...] = ()
-    if test.get("agents") not in (None, []):
-        test_agents = agent_specs(problems, test.get("agents"), "test.")
-
-    def whole(value: Any, key: str, minimum: int, default: int | None) -> Any:
-        return check(_whole, value, key, "", minimum, default, fallback=default)[0]
-
-    return {
-        "game": game,
-        "rules": rules,
-        "env": tuple(env.items()),
-        "num_envs": whole(get("num_envs"), "num_envs", 1, 256),
-        "seed": whole(get("seed"), "seed", 0, 0),
-        "timesteps": whole(get("timesteps"), "timesteps", 1, 1_000_000),
-        "minutes": minutes,
-        "ppo": tuple(_ppo(problems, get("ppo"), env, game, fits).items()),
-        "validation_deals": whole(validation.get("deals"), "validation.deals", 1, 200),
-        "validation_seed": whole(validation.get("seed"), "validation.seed", 0, 1),
-        "validation_every": whole(validation.get("every"), "validation.every", 1, 500_000),
-        "test_deals": whole(test.get("deals"), "test.deals", 0, 1000),
-        "test_seed": whole(test.get("seed"), "test.seed", 0, 0),
-        "test_agents": test_agents,
-        "test_workers": whole(test.get("workers"), "test.workers", 1, None),
-        "out": check(_str, get("out"), "out", "")[0] or "runs/ppo",
-        "resume": resume,
-        "advice": advice,
-        "shaping": shaping,
-        "pretrain": None if pretrain is None else tuple(pretrain.items()),
-        "imitation": None if imitation is None else tuple(imitation.items()),
-    }
-
-
-def _minutes(problems: Problems, value: Any) -> float | None:
-    """The ``minutes`` key: a number of minutes > 0, or None (no time limit)."""
-    minutes = _number(value)
-    if minutes is not None and (
-        isinstance(minutes, bool) or not isinstance(minutes, int | float) or not 0 < minutes < math.inf
-    ):
-        problems.add(f"minutes: want a number of minutes > 0 (or null for no time limit), got {minutes!r}")
-        return None
-    return None if minutes is None else float(minutes)
-
-
-def _block(problems: Problems, value: Any, name: str, keys: Sequence[str]) -> Mapping[str, Any]:
-    """A block's mapping (its unknown keys recorded, its known ones kept for their checks)."""
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        problems.add(f"{name}: want a mapping with keys {', '.join(keys)}, got {value!r}")
-        return {}
-    problems.check(_known, value, keys, "", f"{name}: ")
-    return {k: v for k, v in value.items() if k in keys}
-
-
-def _number(value: Any) -> Any:
-    """A number YAML 1.1 left as a string (``3e-4``, ``1e6``: no dot in the mantissa), as a number."""
-    if isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            return value
-        return int(number) if number.is_integer() and abs(number) < 2**63 else number
-    return value
-
-
-def _whole(value: Any, key: str, where: str, minimum: int, default: int | None) -> Any:
-    """:func:`agents.evaluation.config._int` (the evaluation config's check), after :func:`_number`."""
-    return _int(_number(value), key, where, minimum=minimum, default=default)
-
-
-def _train_env(value: Any, game: GameName, where: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}env: want a mapping of env keywords, got {value!r}")
-    allowed = (*ENV_OPTIONS[game], *_TRAIN_ENV_OPTIONS)
-    problems = Problems()
-    for key in value:
-        if key == "wrap":
-            problems.add(f"{where}env: wrap comes from the deal codes' rule letter: set rules: E or C")
-        elif key not in allowed:
-            problems.add(f"{where}env: unknown {game} keyword {key!r}; allowed: {', '.join(allowed)}")
-    mode = value.get("obs_mode", "flat")
-    if isinstance(mode, str) and mode.startswith("oracle"):
-        problems.add(f"{where}env: obs_mode {mode!r} shows hidden cards; a trained policy plays fair (flat or dict)")
-    problems.raise_any()
-    return dict(value)
-
-
-def _aids(
-    problems: Problems, advice: Any, shaping: Any, game: GameName, env: Mapping[str, Any], fits: bool
-) -> tuple[str, str]:
-    """The ``advice`` and ``shaping`` keys (TriPeaks only; see docs/training.md); ``fits``: the game
-    and env are valid, so whether these go with them can be checked."""
-    advice = "none" if advice is None else advice
-    shaping = "none" if shaping is None else shaping
-    if advice not in _ADVICE:
-        problems.add(f"advice: want one of {', '.join(_ADVICE)}, got {advice!r}")
-        advice = "none"
-    if shaping not in _SHAPING:
-        problems.add(f"shaping: want one of {', '.join(_SHAPING)}, got {shaping!r}")
-        shaping = "none"
-    if fits and advice != "none" and (game != "tripeaks" or env.get("obs_mode", "flat") != "flat"):
-        problems.add(f"advice: {advice} is for TriPeaks with flat observations (game tripeaks, obs_mode flat)")
-    if fits and shaping != "none" and (game != "tripeaks" or env.get("reward", "score") != "progress"):
-        problems.add(
-            f"shaping: {shaping} is for TriPeaks with reward progress (its potential counts cards and the win bonus)"
-        )
-    return advice, shaping
-
-
-def _warm_start_block(problems: Problems, value: Any, block: str, keys: Sequence[str]) -> bool:
-    """Whether a warm-start block is given and a mapping (its unknown keys are named)."""
-    if value is None:
-        return False
-    if not isinstance(value, Mapping):
-        problems.add(f"{block}: want a mapping of warm-start settings (or null), got {value!r}")
-        return False
-    problems.check(_known, value, keys, "", f"{block}: ")
-    return True
-
-
-def _block_numbers(
-    problems: Problems, out: Mapping[str, Any], block: str, whole: Sequence[str], positive: Sequence[str]
-) -> None:
-    """A block's whole numbers >= 1 (``whole``) and numbers > 0 (``positive``)."""
-    for key in whole:
-        v = out.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-            problems.add(f"{block}.{key}: want a whole number >= 1, got {v!r}")
-    for key in positive:
-        v = out.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < math.inf):
-            problems.add(f"{block}.{key}: want a number > 0, got {v!r}")
-
-
-def _pretrain(
-    problems: Problems, value: Any, game: GameName, env: Mapping[str, Any], fits: bool
-) -> dict[str, Any] | None:
-    """The ``pretrain`` block (:mod:`agents.training.pretrain`): absent or null for none, ``{}`` for the defaults."""
-    from agents.training.pretrain import PRETRAIN_KEYS, PRETRAIN_LOSSES
-
-    if not _warm_start_block(problems, value, "pretrain", PRETRAIN_KEYS):
-        return None
-    if fits and (game != "tripeaks" or env.get("reward", "score") != "progress"):
-        problems.add("pretrain: is for TriPeaks with reward progress (the move values count cards and the win bonus)")
-    out = {k: _number(v) for k, v in value.items() if k in PRETRAIN_KEYS}
-    _block_numbers(
-        problems,
-        out,
-        "pretrain",
-        ("samples", "steps", "epochs", "replay", "batch_size", "threads", "critic_every"),
-        ("minutes", "temperature", "learning_rate", "final_learning_rate"),
-    )
-    if out.get("loss", "squared") not in PRETRAIN_LOSSES:
-        problems.add(f"pretrain.loss: want one of {', '.join(PRETRAIN_LOSSES)}, got {out['loss']!r}")
-    average = out.get("average")
-    if average is not None and (
-        isinstance(average, bool) or not isinstance(average, int | float) or not 0 < average < 1
-    ):
-        problems.add(f"pretrain.average: want a decay between 0 and 1 (such as 0.998), got {average!r}")
-    if not isinstance(out.get("symmetry", False), bool):
-        problems.add(f"pretrain.symmetry: want true or false, got {out['symmetry']!r}")
-    eps = out.get("epsilon")
-    if eps is not None and (isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 <= eps <= 1):
-        problems.add(f"pretrain.epsilon: want a number from 0 to 1, got {eps!r}")
-    return out
-
-
-def _imitation(problems: Problems, value: Any, game: GameName, ppo: Any, fits: bool) -> dict[str, Any] | None:
-    """The ``imitation`` block (:mod:`agents.training.imitation`): absent or null for none."""
-    from agents.training.imitation import IMITATION_KEYS, TEACHERS
-
-    if not _warm_start_block(problems, value, "imitation", IMITATION_KEYS):
-        return None
-    features = ppo.get("features") if isinstance(ppo, Mapping) else None
-    if fits and (game != "fortythieves" or features != "moves"):
-        problems.add("imitation: is for Forty Thieves with ppo.features moves (the teacher is a Forty Thieves agent)")
-    out = {k: (_number(v) if k != "teacher_options" else v) for k, v in value.items() if k in IMITATION_KEYS}
-    teacher = out.get("teacher", "planner")
-    if teacher not in TEACHERS:
-        problems.add(f"imitation.teacher: want one of {', '.join(TEACHERS)}, got {teacher!r}")
-        teacher = None
-    options = out.get("teacher_options")
-    if options is not None and not (
-        isinstance(options, Mapping)
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in options.values())
-    ):
-        problems.add(f"imitation.teacher_options: want a mapping of the teacher's numeric options, got {options!r}")
-    elif options is not None:
-        if teacher is not None:
-            from agents.registry import make_agent
-
-            try:
-                make_agent(teacher, "fortythieves", **options)
-            except (TypeError, ValueError) as error:
-                problems.add(f"imitation.teacher_options: {error}")
-        out["teacher_options"] = dict(options)
-    _block_numbers(
-        problems,
-        out,
-        "imitation",
-        ("games", "workers", "epochs", "batch_size"),
-        ("minutes", "learning_rate", "final_learning_rate"),
-    )
-    eps = out.get("epsilon")
-    if eps is not None and (isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 <= eps <= 1):
-        problems.add(f"imitation.epsilon: want a number from 0 to 1, got {eps!r}")
-    bonus = out.get("lookahead_bonus")
-    if bonus is not None and (
-        isinstance(bonus, bool) or not isinstance(bonus, int | float) or not 0 <= bonus < math.inf
-    ):
-        problems.add(f"imitation.lookahead_bonus: want a number >= 0, got {bonus!r}")
-    return out
-
-
-def _ppo(problems: Problems, value: Any, env: Mapping[str, Any], game: GameName, fits: bool) -> dict[str, Any]:
-    if value is None:
-        value = {}
-    if not isinstance(value, Mapping):
-        problems.add(f"ppo: want a mapping of MaskablePPO settings, got {value!r}")
-        return {}
-    problems.check(_known, value, PPO_KEYS, "", "ppo: ")
-    out = {k: v for k, v in value.items() if k in PPO_KEYS}
-    for key in (*_PPO_FLOATS, *_PPO_INTS, "target_kl"):
-        if key in out:
-            out[key] = _number(out[key])
-    for key in _PPO_FLOATS:
-        v = out.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or v < 0 or not math.isfinite(v)):
-            problems.add(f"ppo.{key}: want a number >= 0, got {v!r}")
-    for key in _PPO_INTS:
-        v = out.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-            problems.add(f"ppo.{key}: want a whole number >= 1, got {v!r}")
-    target_kl = out.get("target_kl")
-    if target_kl is not None and (
-        isinstance(target_kl, bool) or not isinstance(target_kl, int | float) or target_kl <= 0
-    ):
-        problems.add(f"ppo.target_kl: want a number > 0 or null, got {target_kl!r}")
-    if "normalize_advantage" in out and not isinstance(out["normalize_advantage"], bool):
-        problems.add(f"ppo.normalize_advantage: want true or false, got {out['normalize_advantage']!r}")
-    want_policy = "MultiInputPolicy" if env.get("obs_mode") == "dict" else "MlpPolicy"
-    policy = out.setdefault("policy", want_policy)
-    if policy not in _POLICIES:
-        problems.add(f"ppo.policy: want one of {', '.join(_POLICIES)}, got {policy!r}")
-    elif fits and policy != want_policy:
-        problems.add(f"ppo.policy: obs_mode {env.get('obs_mode', 'flat')!r} needs {want_policy}, got {policy!r}")
-    arch = out.get("net_arch")
-    if arch is not None and not _net_arch(arch):
-        problems.add(f"ppo.net_arch: want a list of layer sizes ([256, 256]) or {{pi: [...], vf: [...]}}, got {arch!r}")
-    features = out.get("features")
-    if features is not None and features not in _FEATURES:
-        problems.add(f"ppo.features: want one of {', '.join(_FEATURES)} or null, got {features!r}")
-    if fits and features in ("chain", "afterstate") and (game != "tripeaks" or env.get("obs_mode", "flat") != "flat"):
-        problems.add(f"ppo.features: {features} reads the flat TriPeaks observation (game tripeaks, obs_mode flat)")
-    if fits and features == "moves" and (game != "fortythieves" or env.get("obs_mode", "flat") != "flat"):
-        problems.add(
-            "ppo.features: moves is for Forty Thieves with flat observations (game fortythieves, obs_mode flat)"
-        )
-    if features in ("afterstate", "moves") and isinstance(arch, Mapping):
-        problems.add("ppo.net_arch: with features afterstate, a list of layer sizes (the scorer's and the critic's)")
-    act = out.get("activation_fn")
-    if act is not None and act not in _ACTIVATIONS:
-        problems.add(f"ppo.activation_fn: want one of {', '.join(_ACTIVATIONS)}, got {act!r}")
-    return out
-
-
-def _net_arch(arch: Any) -> bool:
-    def sizes(v: Any) -> bool:
-        return isinstance(v, list) and all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in v)
-
-    if isinstance(arch, Mapping):
-        return set(arch) == {"pi", "vf"} and all(sizes(v) for v in arch.values())
-    return sizes(arch)
+TRAIN_KEYS, PPO_KEYS = tuple(TrainConfig.model_fields), tuple(PPO.model_fields)
 
 
 def load_train_config(path: str, **overrides: Any) -> TrainConfig:
     """Read and validate a YAML training config; ``overrides`` (not ``None``) replace its keys."""
-    data = load_config_file(path)
+    data = cfg.load_config_file(path)
     if not data:  # a default run is a million steps of hours: never by accident
-        raise ConfigError(
-            f"{path}: the config is empty; a training config sets at least game, timesteps or minutes "
-            "(see configs/ppo_smoke.yaml and docs/training.md)"
-        )
+        raise cfg.ConfigError(f"{path}: the config is empty; a training config sets at least game, timesteps or "
+                              "minutes (see configs/ppo_smoke.yaml and docs/training.md)")  # fmt: skip
     given = {k: v for k, v in overrides.items() if v is not None}
-    data.update(given)
-    # a bad value may come from the command line: say so in the message's "where"
+    data.update(given)  # a bad value may come from the command line: say so in the message's "where"
     source = f"{path} (with --{', --'.join(k.replace('_', '-') for k in given)})" if given else path
     return TrainConfig.from_mapping(data, source=source)

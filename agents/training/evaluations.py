@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from agents.base import GameName
-from agents.evaluation.config import AgentSpec, EvalConfig
+from agents.evaluation.config import EvalConfig
+from agents.evaluation.specs import AgentSpec
 from agents.training.config import TrainConfig
 
 __all__ = ["deal_sets", "evaluate_model", "progress_comparison", "run_test", "takes_advice", "validation_rows"]
@@ -32,8 +33,8 @@ def deal_sets(config: TrainConfig) -> tuple[list[str], list[str]]:
     from solitaire_env.games import code_letter
 
     game = code_letter(config.game)
-    validation = draw_codes(config.validation_deals, config.validation_seed, game, config.rules)
-    test = draw_codes(config.test_deals, config.test_seed, game, config.rules)
+    validation = draw_codes(config.validation.deals, config.validation.seed, game, config.rules)
+    test = draw_codes(config.test.deals, config.test.seed, game, config.rules)
     return validation, test
 
 
@@ -127,15 +128,15 @@ def run_test(config: TrainConfig, best_path: Path, test_codes: Sequence[str], sa
             "game": config.game,
             "rules": config.rules,
             "env": config.rule_kwargs,
-            "deals": config.test_deals,
-            "seed": config.test_seed,
-            "agents": [ppo_spec.to_dict(), *(a.to_dict() for a in config.test_agents)],
-            "workers": config.test_workers,
+            "deals": config.test.deals,
+            "seed": config.test.seed,
+            "agents": [ppo_spec.to_dict(), *(a.to_dict() for a in config.test.agents)],
+            "workers": config.test.workers,
             "out": str(Path(config.out) / "test"),
         }
     )
     agents = ", ".join(a.key for a in eval_config.agents)
-    say(f"test: {config.test_deals} held-out deals (seed {config.test_seed}), agents: {agents}")
+    say(f"test: {config.test.deals} held-out deals (seed {config.test.seed}), agents: {agents}")
     result = evaluate(eval_config, progress=False)
     got: dict[str, Any] = {
         "summary": result.summary(),

@@ -22,31 +22,25 @@ import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
+from pydantic import Field, ValidationInfo, field_validator
 
-from agents.evaluation.config import ConfigError, Problems, load_config_file
+from agents.settings import (
+    OptWhole1,
+    PathStr,
+    Positive,
+    Settings,
+    Whole0,
+    Whole1,
+    fail,
+    load_config_file,
+    validate,
+    whole,
+)
 
 __all__ = ["EI_KEYS", "ExpertIterationConfig", "is_expert_iteration", "load_ei_config", "run_expert_iteration"]
-
-EI_KEYS = (
-    "method",
-    "game",
-    "rules",
-    "seed",
-    "workers",
-    "minutes",
-    "rounds",
-    "teacher",
-    "fit",
-    "validation",
-    "test",
-    "out",
-)
-_FIT_KEYS = ("hidden", "epochs", "batch_size", "learning_rate", "temperature", "data", "seed")
-_VALIDATION_KEYS = ("deals", "seed", "rollout_deals")
-_TEST_KEYS = ("deals", "seed", "agents")
 
 
 @dataclass(frozen=True)
@@ -76,100 +70,80 @@ def is_expert_iteration(path: str) -> bool:
     return data.get("method") == "expert_iteration"
 
 
-def _whole(problems: Problems, value: Any, key: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        problems.add(f"{key}: want a whole number >= {minimum}, got {value!r}")
-        return minimum
-    return int(value)
+class _Teacher(Settings):
+    samples: OptWhole1 = Field(None, description="the rollout agent's samples per move")
+    max_samples: OptWhole1 = Field(None, description="its cap on samples")
+    z: Positive = Field(None, description="its confidence z")
 
 
-def _block(problems: Problems, data: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> dict[str, Any]:
-    value = data.get(name, {})
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        problems.add(f"{name}: want a mapping, got {value!r}")
-        return {}
-    for k in value:
-        if k not in keys:
-            problems.add(f"{name}: unknown key {k!r} (known: {', '.join(keys)})")
-    return dict(value)
+class _Fit(Settings):
+    hidden: OptWhole1 = Field(None, description="hidden units of the network")
+    epochs: OptWhole1 = Field(None, description="passes over the positions")
+    batch_size: OptWhole1 = Field(None, description="minibatch size")
+    learning_rate: Positive = Field(None, description="step size")
+    temperature: Positive = Field(None, description="the move values' temperature")
+    data: Literal["all", "last"] | None = Field(None, description="fit on every round's positions or the last's")
+    seed: Annotated[int | None, Field(ge=0), whole(0)] = Field(None, description="the fit's seed")
+
+
+class _Validation(Settings):
+    deals: Whole1 = Field(5000, description="validation deals of the base_net agent per round")
+    seed: Whole0 = Field(1, description="their seed")
+    rollout_deals: Whole0 = Field(0, description="validation deals of rollout_net per round")
+
+
+class _Test(Settings):
+    deals: Whole0 = Field(1000, description="test deals after the last round (0: none)")
+    seed: Whole0 = Field(0, description="their seed")
+    agents: list[str] = Field(["rollout"], description="agents compared with the final network's")
+
+
+class ExpertIterationFile(Settings):
+    """An expert-iteration config file (see the module docstring and docs/training.md)."""
+
+    method: Literal["expert_iteration"] = Field(description="what the train verb runs")
+    game: Literal["tripeaks"] = Field("tripeaks", description="expert iteration trains the TriPeaks rollout agent")
+    rules: Literal["E", "C"] = Field("E", description="E (Easy) or C (Classic)")
+    seed: Whole0 = Field(2, description="the training deals' seed")
+    workers: Whole1 = Field(2, description="worker processes")
+    minutes: Positive = Field(60.0, description="a guard: the run fails past it")
+    rounds: list[Whole1] = Field([1000, 1000], min_length=1, description="games per round")
+    teacher: _Teacher = Field(_Teacher(), description="the rollout agent's options")
+    fit: _Fit = Field(_Fit(), description="the network's fit")
+    validation: _Validation = Field(_Validation(), description="the validation deals")
+    test: _Test = Field(_Test(), validate_default=True, description="the test deals and agents")
+    out: PathStr = Field("runs/ei_tripeaks", description="the output folder")
+
+    @field_validator("test")
+    @classmethod
+    def _seeds(cls, test: _Test, info: ValidationInfo) -> _Test:
+        seed, validation = info.data.get("seed"), info.data.get("validation")
+        if validation and (
+            validation.seed == seed or test.seed == seed or (test.deals and test.seed == validation.seed)
+        ):
+            fail("seed, validation.seed and test.seed must differ (the training deals are neither)")
+        return test
+
+
+EI_KEYS = tuple(ExpertIterationFile.model_fields)
 
 
 def load_ei_config(path: str, *, out: str | None = None, seed: int | None = None) -> ExpertIterationConfig:
     """Read and validate an expert-iteration config (one :class:`ConfigError` names every mistake)."""
     data = load_config_file(path)
-    problems = Problems(f"{path}: ")
-    for k in data:
-        if k not in EI_KEYS:
-            problems.add(f"unknown key {k!r} (known: {', '.join(EI_KEYS)})")
-    if data.get("method") != "expert_iteration":
-        problems.add(f"method: want expert_iteration, got {data.get('method')!r}")
-    if data.get("game", "tripeaks") != "tripeaks":
-        problems.add(f"game: expert iteration trains the TriPeaks rollout agent, got {data.get('game')!r}")
-    rules = data.get("rules", "E")
-    if rules not in ("E", "C"):
-        problems.add(f"rules: want E or C, got {rules!r}")
-    cfg_seed = _whole(problems, data.get("seed", 2), "seed", 0) if seed is None else seed
-    workers = _whole(problems, data.get("workers", 2), "workers", 1)
-    minutes = data.get("minutes", 60)
-    if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 0 < minutes < float("inf"):
-        problems.add(f"minutes: want a number > 0 (a guard: the run fails past it), got {minutes!r}")
-        minutes = 60
-    rounds = data.get("rounds", [1000, 1000])
-    if not isinstance(rounds, list) or not rounds:
-        problems.add(f"rounds: want a list of games per round, got {rounds!r}")
-        rounds = [1]
-    rounds = [_whole(problems, r, f"rounds[{i}]", 1) for i, r in enumerate(rounds)]
-    teacher = _block(problems, data, "teacher", ("samples", "max_samples", "z"))
-    for k, v in teacher.items():
-        _whole(problems, v, f"teacher: {k}", 1) if k != "z" else None
-    fit = _block(problems, data, "fit", _FIT_KEYS)
-    if fit.get("data", "all") not in ("all", "last"):
-        problems.add(f"fit: data: want all or last, got {fit.get('data')!r}")
-    for k in ("hidden", "epochs", "batch_size"):
-        if k in fit:
-            _whole(problems, fit[k], f"fit: {k}", 1)
-    for k in ("learning_rate", "temperature"):
-        if k in fit:
-            v = fit[k]
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < float("inf"):
-                problems.add(f"fit: {k}: want a number > 0, got {v!r}")
-    validation = {
-        "deals": 5000,
-        "seed": 1,
-        "rollout_deals": 0,
-        **_block(problems, data, "validation", _VALIDATION_KEYS),
-    }
-    _whole(problems, validation["deals"], "validation: deals", 1)
-    _whole(problems, validation["seed"], "validation: seed", 0)
-    _whole(problems, validation["rollout_deals"], "validation: rollout_deals", 0)
-    test = {"deals": 1000, "seed": 0, "agents": ["rollout"], **_block(problems, data, "test", _TEST_KEYS)}
-    _whole(problems, test["deals"], "test: deals", 0)
-    _whole(problems, test["seed"], "test: seed", 0)
-    if not isinstance(test["agents"], list) or not all(isinstance(a, str) for a in test["agents"]):
-        problems.add(f"test: agents: want a list of agent specs, got {test['agents']!r}")
-    if (
-        validation["seed"] == cfg_seed
-        or test["seed"] == cfg_seed
-        or (test["deals"] and test["seed"] == validation["seed"])
-    ):
-        problems.add("seed, validation: seed and test: seed must differ (the training deals are neither)")
-    out_dir = out or data.get("out", "runs/ei_tripeaks")
-    if not isinstance(out_dir, str) or not out_dir:
-        problems.add(f"out: want a folder, got {out_dir!r}")
-    problems.raise_any()
+    data.update({k: v for k, v in (("out", out), ("seed", seed)) if v is not None})
+    f = validate(ExpertIterationFile, data, path)
     return ExpertIterationConfig(
-        rules=rules,
-        seed=cfg_seed,
-        workers=workers,
-        minutes=float(minutes),
-        rounds=tuple(rounds),
-        teacher=teacher,
-        fit=fit,
-        validation=validation,
-        test=test,
-        out=str(out_dir),
+        rules=f.rules,
+        seed=f.seed,
+        workers=f.workers,
+        minutes=float(f.minutes or 60),
+        rounds=tuple(f.rounds),
+        teacher=f.teacher.given(),
+        fit=f.fit.given(),
+        validation=f.validation.model_dump(),
+        test=f.test.model_dump(),
+        out=str(f.out),
         source=path,
     )
 
@@ -298,6 +272,3 @@ def run_expert_iteration(config: ExpertIterationConfig, say: Any = print) -> dic
     metrics["seconds"] = round(time.time() - start, 1)
     (out / "metrics.json").write_text(json.dumps(metrics, indent=1, default=str))
     return metrics
-
-
-__all__ += ["ConfigError"]

@@ -91,10 +91,10 @@ def plot_curve(metrics: dict[str, Any], path: Path, config: TrainConfig) -> Path
     x = [r["timesteps"] for r in validation]
     if validation and "win_rate" in validation[0] and config.game == "tripeaks":
         right.plot(x, [100 * r.get("win_rate", 0.0) for r in validation], marker="o")
-        right.set_ylabel(f"validation win rate, % ({config.validation_deals} deals)")
+        right.set_ylabel(f"validation win rate, % ({config.validation.deals} deals)")
     else:
         right.plot(x, [r["mean_reward"] for r in validation], marker="o")
-        right.set_ylabel(f"validation mean return ({config.validation_deals} deals)")
+        right.set_ylabel(f"validation mean return ({config.validation.deals} deals)")
     right.set_xlabel("env steps")
     right.grid(alpha=0.3)
     fig.suptitle(f"MaskablePPO, {config.game} ({config.rules}): {config.source or config.out}")

@@ -98,8 +98,8 @@ def interrupted(result: TrainResult, config: TrainConfig, name: str, phase: str,
     cfg = source if source and os.path.isfile(source) else "CONFIG.yaml"
     if phase == "test":
         best = files.get("best_model", model)
-        again = f"test it with: solitaire-env eval --agents ppo:model={best} --deals {config.test_deals}"
-        again += f" --seed {config.test_seed} --rules {config.rules}"
+        again = f"test it with: solitaire-env eval --agents ppo:model={best} --deals {config.test.deals}"
+        again += f" --seed {config.test.seed} --rules {config.rules}"
         what = "during the test"
     else:
         left = config.timesteps - int(metrics["timesteps_this_run"])

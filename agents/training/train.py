@@ -36,7 +36,7 @@ The parts that stand alone live in their own modules (their names are importable
 the learning curve).
 
 The config keys, their defaults and the decisions behind them are in ``docs/training.md``.
-Every bad value is a :class:`~agents.evaluation.config.ConfigError`: all the mistakes of a config in one
+Every bad value is a :class:`~agents.settings.ConfigError`: all the mistakes of a config in one
 error, one line each.
 """
 
@@ -50,7 +50,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.config import ConfigError, require_rl
+from agents.extras import require_rl
+from agents.settings import ConfigError
 from agents.training.config import PPO_KEYS, TRAIN_KEYS, TrainConfig, load_train_config
 from agents.training.evaluations import deal_sets, evaluate_model, progress_comparison, run_test, validation_rows
 from agents.training.outputs import TrainResult, model_paths, plot_curve, save_models, write_metrics
@@ -104,7 +105,7 @@ def train(
     ``progress`` shows a tqdm bar on stderr; ``log`` is a ``print``-like function for the run's
     few lines of news (default: print to stderr).
 
-    Without the ``rl`` extra: :class:`~agents.evaluation.config.MissingExtraError` before anything is made.
+    Without the ``rl`` extra: :class:`~agents.extras.MissingExtraError` before anything is made.
     Ctrl-C or SIGTERM during the warm start or the learning stops the run at the next env step;
     it saves ``model.zip``, its sidecar and ``metrics.json`` (``"interrupted": true``), logs one
     line saying so and how to resume, and raises :class:`TrainingInterrupted`.  A run that fails
@@ -183,7 +184,7 @@ def _setup(config: TrainConfig, say: Any, progress: bool) -> _Run:
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     stop = StopSignals()
-    evaluation = validation_callback(eval_env, len(validation_codes), config.validation_every, config.num_envs, out)
+    evaluation = validation_callback(eval_env, len(validation_codes), config.validation.every, config.num_envs, out)
     watch = Watch(evaluation, stop, config.timesteps, start_steps, progress)
     watch.minutes = config.minutes
     return _Run(
@@ -245,7 +246,7 @@ def _envs(
     from solitaire_env.sb3 import SB3VecEnv
 
     env_kwargs = config.env_kwargs
-    if dict(config.ppo).get("features") == "moves":  # single envs with the move features (agents.training.move_envs)
+    if config.ppo.features == "moves":  # single envs with the move features (agents.training.move_envs)
         from agents.training.move_envs import move_vec_env
 
         monitor = VecMonitor(
@@ -346,7 +347,7 @@ def _pretrain(run: _Run) -> None:
     from agents.training.pretrain import PretrainSettings, run_pretrain
 
     config, model, say = run.config, run.model, run.say
-    settings = PretrainSettings(**dict(config.pretrain or ()))
+    settings = PretrainSettings(**(config.pretrain.given() if config.pretrain else {}))
     if config.minutes is not None:
         settings = PretrainSettings(**{**settings.__dict__, "minutes": min(settings.minutes, config.minutes)})
     say(f"pretrain: {settings.minutes:g} minutes, fitting the policy to the rollout agent's move values")
@@ -369,7 +370,7 @@ def _imitate(run: _Run) -> None:
     from agents.training.imitation import ImitationSettings, run_imitation, training_codes
 
     config, model, say = run.config, run.model, run.say
-    settings = ImitationSettings(**dict(config.imitation or ()))
+    settings = ImitationSettings(**(config.imitation.given() if config.imitation else {}))
 
     def check() -> dict[str, float]:
         got = evaluate_model(model, run.validation_codes, config.game, config.env_kwargs)
@@ -447,7 +448,7 @@ def _test(run: _Run, result: TrainResult) -> None:
     config, stop, out = run.config, run.stop, run.out
     metrics, files = result.metrics, result.files
     try:
-        if config.test_deals:
+        if config.test.deals:
             metrics["test"] = run_test(config, model_paths(out)[1], run.test_codes, run.say)
             files["test"] = str(out / "test")
         curve_path = plot_curve(metrics, out / "learning_curve.png", config)

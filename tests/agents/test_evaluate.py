@@ -19,9 +19,10 @@ import pytest
 import agents.registry as registry
 from agents.base import Agent, Game, GameName, PublicState
 from agents.evaluation.backends import agent_seed, chunks
-from agents.evaluation.config import AgentSpec, ConfigError, EvalConfig, load_config_file, parse_agent_spec
+from agents.evaluation.config import ConfigError, EvalConfig, load_config_file
 from agents.evaluation.harness import EvalResult, evaluate, mcnemar_exact, plot_win_rates, wilson
 from agents.evaluation.records import RecordError, Replayer, ReplayMismatch, find_records, load_record
+from agents.evaluation.specs import AgentSpec, parse_agent_spec
 from solitaire_env import __version__
 from solitaire_env.solvability import draw_codes
 
@@ -137,7 +138,8 @@ def test_config_defaults() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"dealz": 3}, "unknown key 'dealz'; known: game, rules"),
+        ({"dealz": 3}, "unknown key 'dealz'; did you mean 'deals'?"),
+        ({"zzz": 3}, "unknown key 'zzz'; known: game, rules, env, deals"),
         ({"deals": "ten"}, "deals: want a whole number >= 1, got 'ten'"),
         ({"deals": 0}, "deals: want a whole number >= 1"),
         ({"deals": True}, "deals: want a whole number >= 1, got True"),
@@ -157,7 +159,7 @@ def test_config_defaults() -> None:
         ({"agents": ["random", "random"]}, "'random' listed twice"),
         ({"agents": [{"samples": 3}]}, "needs a 'name' key"),
         ({"out": 3}, "out: want a path"),
-        ({"ray_address": "auto"}, "ray_address applies to backend ray only"),
+        ({"ray_address": "auto"}, "ray_address: applies to backend ray only"),
         ({"agents": ["random:bogus=1"]}, "agent 'random': bad options ['bogus']"),
     ],
 )

@@ -65,9 +65,9 @@ def test_config_mistakes_are_named_together(tmp_path: Path) -> None:
         load_ei_config(str(config))
     text = str(error.value)
     for piece in (
-        "rules: want E or C",
+        "rules: want one of E, C",
         "rounds[0]",
-        "fit: data",
+        "fit.data",
         "unknown key 'lr'",
         "unknown key 'bogus'",
         "minutes",

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation.config import ConfigError, MissingExtraError, require_rl
+from agents.extras import MissingExtraError, require_rl
+from agents.settings import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 PIP = "pip install 'solitaire-env[rl]'"

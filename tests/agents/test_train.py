@@ -45,7 +45,7 @@ def tiny(tmp_path: Path, **changes: object) -> dict[str, object]:
 @pytest.mark.parametrize("name", PUBLISHED)
 def test_published_configs_validate(name: str) -> None:
     config = load_train_config(str(CONFIGS / name))
-    assert config.test_seed != config.validation_seed
+    assert config.test.seed != config.validation.seed
     assert not str(dict(config.env).get("obs_mode", "flat")).startswith("oracle")
 
 
@@ -53,7 +53,7 @@ def test_easy_config_is_the_published_evaluation() -> None:
     """The Easy run's test deals are the 1000 deals of configs/eval_tripeaks_easy.yaml (seed 0, rules E)."""
     config = load_train_config(str(CONFIGS / "ppo_tripeaks_easy.yaml"))
     evaluation = yaml.safe_load((CONFIGS / "eval_tripeaks_easy.yaml").read_text())
-    assert (config.test_deals, config.test_seed, config.rules) == (evaluation["deals"], evaluation["seed"], "E")
+    assert (config.test.deals, config.test.seed, config.rules) == (evaluation["deals"], evaluation["seed"], "E")
     assert config.minutes is not None and config.minutes <= 60
 
 
@@ -189,7 +189,7 @@ def test_every_mistake_of_an_eval_config_is_named(tmp_path: Path, capsys: pytest
         "  2. backend: want one of process, ray, got 'dask'",
         f"  3. {info.value.problems[2]}",
     ]
-    assert info.value.problems[2].startswith("unknown agent 'no_such_agent' for tripeaks")
+    assert info.value.problems[2].startswith("agents: unknown agent 'no_such_agent' for tripeaks")
     path = tmp_path / "e.yaml"
     path.write_text(yaml.safe_dump(data))
     assert main(["eval", "--config", str(path)]) == 2
@@ -603,7 +603,7 @@ def test_empty_pretrain_block_means_the_defaults(tmp_path: Path) -> None:
     assert TrainConfig.from_mapping(data).pretrain is None
     data["pretrain"] = {}
     config = TrainConfig.from_mapping(data)
-    assert config.pretrain == () and config.to_dict()["pretrain"] == {}
+    assert config.pretrain is not None and config.pretrain.given() == {} and config.to_dict()["pretrain"] == {}
 
 
 def test_pretrain_learning_rate_goes_down_in_a_straight_line() -> None:
@@ -900,6 +900,6 @@ def test_the_lookahead_can_be_the_teacher(tmp_path: Path) -> None:
     data["imitation"] = {"teacher": "lookahead", "teacher_options": {"nodes": 30000}}
     config = TrainConfig.from_mapping(data)
     assert config.imitation is not None
-    assert ImitationSettings(**dict(config.imitation)).teacher_options == {"nodes": 30000}
+    assert ImitationSettings(**config.imitation.given()).teacher_options == {"nodes": 30000}
     # without options, the lookahead's own defaults (not the planner's)
     assert ImitationSettings(teacher="lookahead").teacher_options == {}
