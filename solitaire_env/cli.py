@@ -854,7 +854,8 @@ whichever comes first; validation deals evaluated during training (MaskableEvalC
 best model kept); then the test: the ppo agent on the best model next to the config's
 comparison agents on the held-out test deals (paired McNemar tests).  The training stream never
 deals a validation or test deal.  Writes to the out folder: model.zip, best_model.zip (each
-with its sidecar JSON for the ppo agent), metrics.json, learning_curve.png, evaluations.npz,
+with its sidecar JSON for the ppo agent), model.npz and best_model.npz (the numpy policies of the
+afterstate and move-feature policies: they play without torch), metrics.json, learning_curve.png, evaluations.npz,
 test/ (the evaluation's results) and tensorboard/ (tensorboard --logdir OUT/tensorboard).
 
 examples:
@@ -914,9 +915,44 @@ def cmd_train(args: argparse.Namespace) -> int:
     )
     if "test" in m:
         print(m["test"]["table"], end="")
-    for key in ("best_model", "model", "metrics", "learning_curve", "tensorboard"):
+    for key in ("best_model", "best_model_numpy", "model", "model_numpy", "metrics", "learning_curve", "tensorboard"):
         if key in result.files:
             print(f"{key}: {result.files[key]}")
+    return 0
+
+
+EXPORT_EPILOG = """\
+Writes the numpy policy of a trained MaskablePPO model: the scorer network of a ppo.features:
+afterstate (TriPeaks) or ppo.features: moves (Forty Thieves) policy and what its inputs need, read
+from MODEL and its sidecar JSON.  The ppo agent plays the .npz with numpy, without torch
+(ppo:model=FILE.npz); the packaged policies that the ppo agent plays without a model are such
+files.  train writes model.npz and best_model.npz itself; export is for a model.zip from
+elsewhere.  Other policies (MlpPolicy, features: chain) play through torch only.
+
+examples:
+  solitaire-env export runs/ppo_tripeaks_easy/best_model.zip
+  solitaire-env export runs/ppo_fortythieves/best_model.zip --out ft.npz
+  solitaire-env eval --agents ppo:model=ft.npz --game ft --deals 200
+"""
+
+
+@verb(
+    "export",
+    "write a trained model.zip as a numpy policy (.npz) that the ppo agent plays without torch",
+    arg("model", metavar="MODEL", help="a model.zip that train wrote (its sidecar JSON beside it)"),
+    arg("--out", metavar="FILE", help="the .npz to write (default: MODEL with .npz for .zip)"),
+    epilog=EXPORT_EPILOG,
+)
+def cmd_export(args: argparse.Namespace) -> int:
+    from agents.training.export import export_policy, numpy_path
+
+    out = args.out if args.out is not None else str(numpy_path(args.model))
+    _check_output("--out", out)
+    try:
+        path = export_policy(args.model, out)
+    except (FileNotFoundError, ValueError) as error:  # a missing rl extra too (MissingExtraError)
+        raise CLIError(str(error)) from None
+    print(f"numpy policy: {path} ({path.stat().st_size:,} bytes)")
     return 0
 
 

@@ -1,7 +1,17 @@
-"""``ppo``: a trained MaskablePPO policy (sb3-contrib) loaded from a saved model file.
+"""``ppo``: a trained MaskablePPO policy: the published ones (numpy), a ``.npz`` export, or a ``model.zip``.
 
-    make_agent("ppo", "tripeaks", model="runs/tp.zip")                 # env kwargs from the sidecar
+    make_agent("ppo", "tripeaks")                                      # the published policy of the rules played
+    make_agent("ppo", "tripeaks", model="runs/tp/best_model.npz")      # a numpy export: no torch needed
+    make_agent("ppo", "tripeaks", model="runs/tp.zip")                 # torch; env kwargs from the sidecar
     make_agent("ppo", "tripeaks", model="runs/tp.zip", obs_mode="dict")  # no sidecar: say it
+
+**Published policies.** Without ``model`` the agent plays the policy that README publishes for
+the game, from ``agents/players/data/`` (:data:`PUBLISHED_POLICIES`): TriPeaks Easy's or
+Classic's by the K-A wrap of the position played, Forty Thieves'.  Each is the numpy export
+(:mod:`agents.training.export`, :class:`agents.players.scorers.ScorerNet`) of its config's
+``best_model.zip``; numpy plays it, so the core install (no torch) runs ``eval --agents ppo``.
+They are distilled policies: a network fitted to a search's move values, then PPO.  A ``.npz``
+model plays the same way; a ``.zip`` needs the ``rl`` extra (torch, sb3-contrib).
 
 The agent never sees hidden cards.  In an evaluation it reads the observation the env returned
 (:meth:`PpoAgent.act_observed`), when that env's observation mode is the model's and the model
@@ -84,7 +94,7 @@ __all__ = [
 ADVICE = ("base_policy",)
 
 
-def _model_file(model: str | Path) -> Path:
+def model_file(model: str | Path) -> Path:
     """The file SB3 loads for ``model`` (it appends ``.zip`` when the path has no suffix)."""
     path = Path(model)
     if not path.exists() and path.suffix != ".zip" and path.with_name(path.name + ".zip").exists():
@@ -117,7 +127,7 @@ def write_sidecar(
 
 def read_sidecar(model: str | Path) -> dict[str, Any] | None:
     """The sidecar of a model file as a dict (``None`` if there is none); ``ValueError`` if unreadable."""
-    path = _model_file(model)
+    path = model_file(model)
     for candidate in (sidecar_path(path), path.with_name(path.name + ".json")):
         if not candidate.is_file():
             continue
@@ -197,7 +207,7 @@ class PpoAgent(Agent):
             raise ValueError(f"torch_threads must be a whole number >= 1 or None, got {torch_threads!r}")
         #: the published policies by K-A wrap when no model is given (loaded on first use)
         self.published = model is None
-        path = published_policy(game) if model is None else _model_file(model)
+        path = published_policy(game) if model is None else model_file(model)
         if not path.is_file():
             raise FileNotFoundError(f"ppo model file not found: {path}")
         #: the numpy policy (a ``.npz``; by K-A wrap for the published ones), else ``None``: torch

@@ -39,8 +39,10 @@ def model_paths(out: Path) -> tuple[Path, Path]:
 
 def save_models(model: Any, config: TrainConfig, stopped: Callable[[], bool]) -> dict[str, str]:
     """Save ``model.zip`` and its sidecar, the sidecar of ``best_model.zip`` (first the last
-    weights as the best model if no validation saved one, unless the run was ``stopped``), and
-    return the run's files by name (what ``metrics.json`` lists under ``files``)."""
+    weights as the best model if no validation saved one, unless the run was ``stopped``), the
+    numpy policies ``model.npz`` / ``best_model.npz`` of a scorer policy
+    (:mod:`agents.training.export`), and return the run's files by name (what ``metrics.json``
+    lists under ``files``)."""
     from agents.players.ppo import write_sidecar
 
     out = Path(config.out)
@@ -56,6 +58,12 @@ def save_models(model: Any, config: TrainConfig, stopped: Callable[[], bool]) ->
     if best_path.exists():
         files["best_model"] = str(best_path)
         files["best_model_sidecar"] = str(write_sidecar(best_path, config.game, sidecar_kwargs, advice=advice))
+    from agents.training.export import export_policy, is_scorer
+
+    if is_scorer(model.policy):  # the numpy policies beside them (agents.training.export)
+        files["model_numpy"] = str(export_policy(model_path))
+        if best_path.exists():
+            files["best_model_numpy"] = str(export_policy(best_path))
     files["tensorboard"] = str(out / "tensorboard")
     if (out / "evaluations.npz").exists():
         files["evaluations"] = str(out / "evaluations.npz")

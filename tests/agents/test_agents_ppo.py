@@ -129,8 +129,6 @@ def test_missing_or_unreadable_model(tmp_path: Path) -> None:
     (tmp_path / "junk.json").write_text("{not json")
     with pytest.raises(ValueError, match=r"junk\.json"):
         make_agent("ppo", "tripeaks", model=str(junk))
-    with pytest.raises(ValueError, match="model="):
-        make_agent("ppo", "tripeaks")
 
 
 def test_fast_path_picks_what_predict_picks(model_path: Path) -> None:
