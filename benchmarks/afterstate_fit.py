@@ -15,7 +15,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
-from agents.training.advice import AdviceObservation
+from agents.training.advice_env import AdviceObservation
 from agents.training.afterstate import AfterstatePolicy, afterstate_policy_kwargs
 from solitaire_env.sb3 import SB3VecEnv
 

@@ -19,7 +19,7 @@ once the slot has been seen, and counts the unseen cards by rank. It is computed
   kernel the ranks of the seen slots only (``-1`` elsewhere; :func:`agents.training.move_values.public_inputs`),
   the same inputs.
 
-:class:`AdviceObservation` is an SB3 ``VecEnvWrapper`` that appends the advice to a TriPeaks
+:class:`agents.training.advice_env.AdviceObservation` is an SB3 ``VecEnvWrapper`` that appends the advice to a TriPeaks
 :class:`~solitaire_env.sb3.SB3VecEnv`'s flat observations.
 """
 
@@ -28,19 +28,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from numba import njit
-from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents.base import PublicState
 from agents.players import playouts as P
 from agents.players.rollout import DEFAULT_POLICY, tripeaks_position
 from agents.training.move_values import draws_when_stuck, input_buffers, public_inputs
 from solitaire_env.tripeaks.game import NUM_ACTIONS
-from solitaire_env.tripeaks.observe import FLAT_SIZE
 from solitaire_env.tripeaks.rules import ALL_SLOTS
 
-__all__ = ["ADVICE_SIZE", "AdviceObservation", "batch_advice", "public_advice", "with_advice"]
+__all__ = ["ADVICE_SIZE", "batch_advice", "public_advice", "with_advice"]
 
 #: The advice's length: one per action (28 slots and the draw).
 ADVICE_SIZE = NUM_ACTIONS
@@ -77,37 +74,3 @@ def with_advice(obs: np.ndarray, moves: np.ndarray | int) -> np.ndarray:
     rows = np.flatnonzero(moves >= 0)
     out[rows, batch.shape[1] + moves[rows]] = 1.0
     return out if obs.ndim > 1 else out[0]
-
-
-class AdviceObservation(VecEnvWrapper):
-    """Appends :func:`batch_advice` (one-hot) to the flat observations of a TriPeaks ``SB3VecEnv`` chain."""
-
-    def __init__(self, venv: VecEnv) -> None:
-        inner: Any = venv
-        while hasattr(inner, "venv"):
-            inner = inner.venv
-        batch = getattr(inner, "env", None)
-        space = venv.observation_space
-        if (
-            getattr(inner, "game", None) != "tripeaks"
-            or batch is None
-            or not isinstance(space, spaces.Box)
-            or space.shape != (FLAT_SIZE,)
-        ):
-            raise ValueError("advice needs a TriPeaks SB3VecEnv with flat observations (obs_mode 'flat') inside")
-        super().__init__(venv, observation_space=spaces.Box(0.0, 1.0, (FLAT_SIZE + ADVICE_SIZE,), np.float32))
-        self._batch = batch
-
-    def reset(self) -> Any:
-        obs = self.venv.reset()
-        return with_advice(np.asarray(obs), batch_advice(self._batch))
-
-    def step_wait(self) -> Any:
-        obs, rewards, dones, infos = self.venv.step_wait()
-        # a finished game's row already holds the next game (same-step autoreset); the final
-        # observation in the infos gets no advice (SB3 reads it only for the value of a timeout)
-        for i in np.flatnonzero(dones):
-            final = infos[i].get("terminal_observation")
-            if final is not None:
-                infos[i]["terminal_observation"] = with_advice(final, -1)
-        return with_advice(np.asarray(obs), batch_advice(self._batch)), rewards, dones, infos

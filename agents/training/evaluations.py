@@ -65,7 +65,7 @@ def evaluate_model(
         inner = SB3VecEnv(n, game=game, deal_codes=list(codes), **kwargs)
     env: Any = inner
     if takes_advice(model, game):
-        from agents.training.advice import AdviceObservation
+        from agents.training.advice_env import AdviceObservation
 
         env = AdviceObservation(inner)
     progress_key = "cleared" if game == "tripeaks" else "founded"

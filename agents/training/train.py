@@ -267,7 +267,7 @@ def _envs(
         SB3VecEnv(len(validation_codes), game=config.game, deal_codes=validation_codes, **env_kwargs)
     )
     if config.advice == "base_policy":
-        from agents.training.advice import AdviceObservation
+        from agents.training.advice_env import AdviceObservation
 
         env = AdviceObservation(env)
         eval_env = AdviceObservation(eval_env)

@@ -10,7 +10,8 @@ pytest.importorskip("stable_baselines3")
 from vector_helpers import tripeaks_lockstep
 
 from agents.base import public_state
-from agents.training.advice import ADVICE_SIZE, AdviceObservation, batch_advice, public_advice, with_advice
+from agents.training.advice import ADVICE_SIZE, batch_advice, public_advice, with_advice
+from agents.training.advice_env import AdviceObservation
 from solitaire_env.sb3 import SB3VecEnv
 from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.observe import FLAT_SIZE

@@ -194,3 +194,48 @@ def test_without_a_model_the_agent_plays_the_published_policy_of_the_rules() -> 
     ft = make_agent("ppo", "fortythieves")
     game, actions = ft_random_positions(1, 4)[0]
     assert public_state(game, actions).mask[ft.act(public_state(game, actions))]
+
+
+NO_TORCH = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("torch", "stable_baselines3", "sb3_contrib"):
+            raise ImportError(f"{name} is blocked: the core install has no torch")
+sys.meta_path.insert(0, Block())
+from agents.base import public_state
+from agents.registry import make_agent
+from solitaire_env.solvability import make_game
+for game, code, model in (("tripeaks", "TP1-E-AAAAAAB", sys.argv[1]), ("fortythieves", "FT1-N-AAAAAAC", sys.argv[2])):
+    agent = make_agent("ppo", game, model=model)
+    g = make_game(code)
+    moves = []
+    for _ in range(5):
+        a = agent.act(public_state(g, moves))
+        g.play(a)
+        moves.append(a)
+    print(game, "played", moves)
+assert "torch" not in sys.modules
+"""
+
+
+def test_numpy_policies_play_without_torch(afterstate_model: Path, move_model: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from agents.training.export import export_policy
+
+    tp = export_policy(afterstate_model, tmp_path / "tp.npz")
+    ft = export_policy(move_model, tmp_path / "ft.npz")
+    script = tmp_path / "no_torch.py"
+    script.write_text(NO_TORCH)
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        [sys.executable, str(script), str(tp), str(ft)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, "PYTHONPATH": root},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "tripeaks played" in done.stdout and "fortythieves played" in done.stdout

@@ -796,7 +796,7 @@ def test_pretrain_ends_with_the_best_checked_weights() -> None:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.training.advice import AdviceObservation
+    from agents.training.advice_env import AdviceObservation
     from agents.training.pretrain import PretrainSettings, run_pretrain
     from solitaire_env.sb3 import SB3VecEnv
 
