@@ -738,7 +738,13 @@ examples:
         const=True,
         help="score only the positions where the solver decided every move (Forty Thieves)",
     ),
-    arg("--max-nodes", type=_positive, metavar="N", help="solver budget per search (default 200000 tp, 100000 ft)"),
+    arg(
+        "--max-nodes",
+        type=_positive,
+        metavar="N",
+        help="solver node budget per search (default without --max-seconds: 200000 tp, 100000 ft)",
+    ),
+    max_seconds_arg("solver time budget per search (alone: the only limit; with --max-nodes: the first spent)"),
     arg("--workers", type=_positive, metavar="W", help="worker processes or Ray actors (default: all cores)"),
     arg("--backend", choices=("process", "ray"), help="process: a local process pool (default); ray: a Ray cluster"),
     arg("--ray-address", metavar="ADDR", help="with --backend ray: the cluster to join"),
@@ -757,7 +763,7 @@ def cmd_hint_bench(args: argparse.Namespace) -> int:
     from agents.hintbench.run import run_hint_bench
 
     keys = ("game", "rules", "deals", "seed", "reference", "heuristics", "every", "per_deal", "samples", "max_nodes",
-            "decided_only")  # fmt: skip
+            "max_seconds", "decided_only")  # fmt: skip
     raw = _config_with_flags(args, (*keys, "workers", "backend", "ray_address", "out", "plot"), ("draw", "faces"))
     config = HintBenchConfig.from_mapping(raw, source=args.config)
     config.check_outputs()

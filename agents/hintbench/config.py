@@ -48,8 +48,10 @@ class HintBenchConfig(cfg.Settings):
     decided_only: bool = Field(False, strict=True, description="score only the positions where the solver "
                                "decided every move's full-information label (else undecided count apart)")  # fmt: skip
     samples: cfg.Whole1 = Field(20, description="fair-value samples per position")
-    max_nodes: cfg.Whole1 = Field(None, validate_default=True, description="the solver's budget per search (default "
-                                 "200,000 TriPeaks, 100,000 Forty Thieves)")  # fmt: skip
+    max_seconds: cfg.Positive = Field(None, description="the solver's time budget per search (alone: the only "
+                                      "limit; with max_nodes: whichever runs out first)")  # fmt: skip
+    max_nodes: cfg.OptWhole1 = Field(None, validate_default=True, description="the solver's node budget per search "
+                                     "(without max_seconds: 200,000 TriPeaks, 100,000 Forty Thieves)")  # fmt: skip
     workers: cfg.OptWhole1 = Field(None, description="worker processes or Ray actors (null: all cores)")
     backend: Literal["process", "ray"] = Field("process", description="a local process pool, or a Ray cluster")
     ray_address: cfg.PathStr = Field(None, description="backend ray: the cluster to join")
@@ -86,7 +88,9 @@ class HintBenchConfig(cfg.Settings):
     @field_validator("max_nodes", mode="before")
     @classmethod
     def _max_nodes(cls, nodes: Any, info: ValidationInfo) -> Any:
-        return DEFAULT_NODES[info.data.get("game", "tripeaks")] if nodes is None else nodes
+        if nodes is None and info.data.get("max_seconds") is None:  # a time budget alone is the only limit
+            return DEFAULT_NODES[info.data.get("game", "tripeaks")]
+        return nodes
 
     @field_validator("ray_address")
     @classmethod

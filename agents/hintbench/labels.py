@@ -107,21 +107,25 @@ class PositionLabels:
         return None if value is None or best is None else best - value
 
 
-def _solve_truth(game: Game, max_nodes: int) -> Truth:
+#: A search budget: ``(max_nodes, max_seconds)`` (:mod:`solitaire_env.common.budget`).
+Budget = tuple[int | None, float | None]
+
+
+def _solve_truth(game: Game, budget: Budget) -> Truth:
     from solitaire_env import solve  # the numba solvers: loaded on first use
 
     if game.won:
         return "win"
-    return _TRUTH[solve(game, max_nodes=max_nodes).status]
+    return _TRUTH[solve(game, max_nodes=budget[0], max_seconds=budget[1]).status]
 
 
-def _move_outcomes(game: Game, legal: list[int], max_nodes: int) -> dict[int, Truth]:
+def _move_outcomes(game: Game, legal: list[int], budget: Budget) -> dict[int, Truth]:
     """Each legal move's outcome in ``game`` (a full game: a true position or a sample).  The
     position itself is solved first: a loss there is a loss for every move (no search per move),
     and a win gives the first move of its line a win."""
     from solitaire_env import solve
 
-    root = solve(game, max_nodes=max_nodes)
+    root = solve(game, max_nodes=budget[0], max_seconds=budget[1])
     if root.status == "unsolvable":
         return dict.fromkeys(legal, "loss")
     known = root.line[0] if root.status == "solved" and root.line else None
@@ -132,16 +136,19 @@ def _move_outcomes(game: Game, legal: list[int], max_nodes: int) -> dict[int, Tr
             continue
         child = game.copy()
         child.play(action)
-        out[action] = _solve_truth(child, max_nodes)
+        out[action] = _solve_truth(child, budget)
     return out
 
 
-def truth_labels(game: Game, max_nodes: int) -> dict[int, Truth]:
-    """The full-information label of each legal move of ``game`` (reads the hidden cards)."""
-    return _move_outcomes(game, game.legal_actions(), max_nodes)
+def truth_labels(game: Game, max_nodes: int | None, max_seconds: float | None = None) -> dict[int, Truth]:
+    """The full-information label of each legal move of ``game`` (reads the hidden cards), each
+    search on ``max_nodes`` / ``max_seconds`` (:mod:`solitaire_env.common.budget`)."""
+    return _move_outcomes(game, game.legal_actions(), (max_nodes, max_seconds))
 
 
-def fair_values(state: PublicState, samples: int, max_nodes: int, seed: int = 0) -> dict[int, FairValue]:
+def fair_values(
+    state: PublicState, samples: int, max_nodes: int | None, seed: int = 0, max_seconds: float | None = None
+) -> dict[int, FairValue]:
     """Each legal move's fair value over ``samples`` determinizations of ``state`` (the public
     state only), the generator seeded by ``seed`` and the public information."""
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
@@ -152,16 +159,19 @@ def fair_values(state: PublicState, samples: int, max_nodes: int, seed: int = 0)
     index = {"win": 0, "loss": 1, "unknown": 2}
     for _ in range(samples):
         sample = state.determinize(rng)
-        for action, outcome in _move_outcomes(sample, legal, max_nodes).items():
+        for action, outcome in _move_outcomes(sample, legal, (max_nodes, max_seconds)).items():
             counts[action][index[outcome]] += 1
     return {a: FairValue(*c) for a, c in counts.items()}
 
 
-def label_position(position: Position, *, samples: int, max_nodes: int, seed: int = 0) -> PositionLabels:
+def label_position(
+    position: Position, *, samples: int, max_nodes: int | None, seed: int = 0, max_seconds: float | None = None
+) -> PositionLabels:
     """Both labels of every legal move of ``position``: the truth on its real game, the fair
-    value on ``samples`` determinizations of its public state."""
+    value on ``samples`` determinizations of its public state (each search on ``max_nodes`` /
+    ``max_seconds``)."""
     game = position_game(position)
-    truth = truth_labels(game, max_nodes)
-    fair = fair_values(public_state(game, position.actions), samples, max_nodes, seed)
+    truth = truth_labels(game, max_nodes, max_seconds)
+    fair = fair_values(public_state(game, position.actions), samples, max_nodes, seed, max_seconds)
     moves = tuple(MoveLabel(a, truth[a], fair[a]) for a in sorted(truth))
     return PositionLabels(position, moves, samples)

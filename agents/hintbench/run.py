@@ -23,6 +23,7 @@ from agents.hintbench.labels import PositionLabels, label_position
 from agents.hintbench.positions import Position, position_game, sample_positions
 from agents.hintbench.scoring import HeuristicScore, PairedComparison, compare, score_choices
 from agents.registry import make_agent
+from solitaire_env.common.budget import search_budget
 
 __all__ = ["DealOutcome", "HintBenchResult", "HintWorker", "run_hint_bench"]
 
@@ -54,7 +55,10 @@ class HintWorker:
         out = []
         for index, code in chunk:
             positions = sample_positions([code], self.reference, rules=dict(c.env), every=c.every, per_deal=c.per_deal)
-            labels = tuple(label_position(p, samples=c.samples, max_nodes=c.max_nodes, seed=c.seed) for p in positions)
+            labels = tuple(
+                label_position(p, samples=c.samples, max_nodes=c.max_nodes, max_seconds=c.max_seconds, seed=c.seed)
+                for p in positions
+            )
             choices = {h.name: tuple(heuristic_choices(h, positions)) for h in self.heuristics}
             out.append(DealOutcome(index, code, labels, choices))
         return out
@@ -94,7 +98,8 @@ class HintBenchResult:
         return (
             f"{len(self.labels)} positions{kept} from {c.deals} {c.game} deals (rules {c.rules}, seed {c.seed}), along "
             f"{c.reference}'s episodes; full-information labels*: {n['win']} winnable, {n['loss']} lost, "
-            f"{n['unknown']} undecided at {c.max_nodes:,} nodes; fair values over {c.samples} samples each\n"
+            f"{n['unknown']} undecided at {search_budget(c.max_nodes, c.max_seconds).describe()} a search; "
+            f"fair values over {c.samples} samples each\n"
         )
 
     def table(self) -> str:
