@@ -6,4 +6,4 @@ bash scripts/setup.sh dev,rl
 python -m ruff check solitaire_env agents tests
 python -m ruff format --check solitaire_env agents tests
 python -m mypy
-python -m pytest -q "$@"
+python -m pytest -q -n auto "$@"  # one worker per core (pytest-xdist)
