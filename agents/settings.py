@@ -34,7 +34,7 @@ from solitaire_env.games import GAMES, GameName, game_spec
 
 __all__ = ["ENV_OPTIONS", "RULE_LETTERS", "ConfigError", "Env", "Flag", "Folder", "Fraction", "Game", "NonNegative",
            "OptWhole1", "PathStr", "Positive", "Rules", "Settings", "Whole0", "Whole1", "config_error", "env_problems",
-           "fail", "load_config_file", "raise_all", "real", "rule_letter", "validate", "whole"]  # fmt: skip
+           "fail", "load_config_file", "raise_all", "ray_only", "real", "rule_letter", "validate", "whole"]  # fmt: skip
 
 #: The env keywords an evaluation may set, per game, and each game's rule letters (the first is
 #: the default): read from the table of games (:mod:`solitaire_env.games`).
@@ -230,6 +230,13 @@ def rule_letter(value: Any, info: ValidationInfo) -> str:
     if not isinstance(value, str) or value.strip().upper() not in letters:
         fail(f"the {game} rule letter is {'E (Easy) or C (Classic)' if game == 'tripeaks' else 'N'}, got {value!r}")
     return value.strip().upper()
+
+
+def ray_only(address: str | None, info: ValidationInfo) -> str | None:
+    """The ``ray_address`` validator: it applies to ``backend: ray`` only."""
+    if address is not None and info.data.get("backend", "ray") != "ray":
+        fail(f"applies to backend ray only (backend is {info.data['backend']})")
+    return address
 
 
 def env_problems(env: Mapping[str, Any], game: GameName, allowed: Sequence[str]) -> list[str]:

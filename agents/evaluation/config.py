@@ -95,12 +95,7 @@ class EvalConfig(cfg.Settings):
                 cfg.fail(" ".join(str(error).split()))
         return env
 
-    @field_validator("ray_address")
-    @classmethod
-    def _ray(cls, address: str | None, info: ValidationInfo) -> str | None:
-        if address is not None and info.data.get("backend", "ray") != "ray":
-            cfg.fail(f"applies to backend ray only (backend is {info.data['backend']})")
-        return address
+    _ray = field_validator("ray_address")(cfg.ray_only)
 
     @field_validator("agents")
     @classmethod

@@ -92,12 +92,7 @@ class HintBenchConfig(cfg.Settings):
             return DEFAULT_NODES[info.data.get("game", "tripeaks")]
         return nodes
 
-    @field_validator("ray_address")
-    @classmethod
-    def _ray(cls, address: str | None, info: ValidationInfo) -> str | None:
-        if address is not None and info.data.get("backend", "ray") != "ray":
-            cfg.fail(f"applies to backend ray only (backend is {info.data['backend']})")
-        return address
+    _ray = field_validator("ray_address")(cfg.ray_only)
 
     @classmethod
     def from_mapping(cls, data: Any, *, source: str | None = None, build: bool = True) -> HintBenchConfig:
