@@ -555,7 +555,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def _config_with_flags(args: argparse.Namespace, keys: Sequence[str], env_flags: Sequence[str]) -> dict[str, Any]:
     """The settings of ``--config`` (if given) with the flags given on top: ``keys`` by name,
     ``env_flags`` and ``--foundation-return`` into its ``env`` mapping."""
-    from agents.evaluation.config import load_config_file
+    from agents.settings import load_config_file
 
     raw: dict[str, Any] = load_config_file(args.config) if args.config is not None else {}
     for key in keys:

@@ -366,8 +366,8 @@ def test_bad_outputs_fail_before_any_game(
 
 
 def test_the_api_checks_outputs_before_any_game(tmp_path: Path, no_games: list[object]) -> None:
-    from agents.evaluation.config import ConfigError
     from agents.evaluation.harness import evaluate
+    from agents.settings import ConfigError
 
     (tmp_path / "a_file").write_text("")
     with pytest.raises(ConfigError, match=r"out: .* is an existing file, not a folder"):

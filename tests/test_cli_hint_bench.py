@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation.config import ConfigError
 from agents.hintbench.config import HintBenchConfig
 from agents.hintbench.positions import Position, position_game
+from agents.settings import ConfigError
 from solitaire_env.cli import main
 
 ERROR_PREFIX = "solitaire-env: error: "
@@ -99,7 +99,7 @@ def test_the_config_names_every_mistake() -> None:
 
 
 def test_the_shipped_configs_validate() -> None:
-    from agents.evaluation.config import load_config_file
+    from agents.settings import load_config_file
 
     root = Path(__file__).resolve().parent.parent / "configs"
     paths = sorted(root.glob("hints_*.yaml"))

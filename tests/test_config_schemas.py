@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agents.evaluation.config import ConfigError, EvalConfig
+from agents.evaluation.config import EvalConfig
 from agents.hintbench.config import HintBenchConfig
+from agents.settings import ConfigError
 from agents.training.config import TrainConfig
 from solitaire_env.cli import main
 

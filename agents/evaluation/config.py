@@ -15,10 +15,10 @@ from pydantic_core.core_schema import ValidationInfo
 from agents import settings as cfg
 from agents.evaluation.specs import AgentSpec
 from agents.extras import MissingExtraError
-from agents.settings import ENV_OPTIONS, ConfigError, load_config_file
+from agents.settings import ENV_OPTIONS, ConfigError
 from solitaire_env.games import ENV_IDS, GameCode, GameName, game_spec
 
-__all__ = ["CONFIG_KEYS", "ENV_OPTIONS", "ConfigError", "EvalConfig", "agent_problems", "load_config_file"]
+__all__ = ["CONFIG_KEYS", "EvalConfig", "agent_problems"]
 #: Agent options that name a model file (checked to exist before anything runs).
 MODEL_OPTIONS = ("model", "model_path", "checkpoint")
 

@@ -19,10 +19,11 @@ import pytest
 import agents.registry as registry
 from agents.base import Agent, Game, GameName, PublicState
 from agents.evaluation.backends import agent_seed, chunks
-from agents.evaluation.config import ConfigError, EvalConfig, load_config_file
+from agents.evaluation.config import EvalConfig
 from agents.evaluation.harness import EvalResult, evaluate, mcnemar_exact, plot_win_rates, wilson
 from agents.evaluation.records import RecordError, Replayer, ReplayMismatch, find_records, load_record
 from agents.evaluation.specs import AgentSpec, parse_agent_spec
+from agents.settings import ConfigError, load_config_file
 from solitaire_env import __version__
 from solitaire_env.solvability import draw_codes
 

@@ -13,7 +13,7 @@ import yaml
 
 pytest.importorskip("sb3_contrib")
 
-from agents.evaluation.config import ConfigError
+from agents.settings import ConfigError
 from agents.training.train import TrainConfig, deal_sets, evaluate_model, load_train_config, train
 from solitaire_env.cli import main
 
