@@ -74,7 +74,7 @@ def test_hint_is_a_verb_listed_everywhere(capsys: pytest.CaptureFixture[str]) ->
     status, out, _ = run(capsys, "hint", "--help")
     assert status == 0 and "--moves" in out and "action_name" in out
     line = error_line(*run(capsys, "shuffle"))
-    assert "deal, play, solve, hint, eval, hint-bench, replay, train, bench" in line
+    assert "deal, play, solve, hint, eval, hint-bench, replay, train, export, bench" in line
 
 
 def test_tripeaks_hint_at_the_start(capsys: pytest.CaptureFixture[str]) -> None:
