@@ -1,4 +1,4 @@
-"""Agents for solitaire_env games, and the evaluation harness (SPEC section 7).
+"""Agents for solitaire_env games, and the evaluation harness.
 
 What a user reaches for is offered here::
 

@@ -1,4 +1,4 @@
-"""The Agent interface: a public state in, an env action out (SPEC section 7).
+"""The Agent interface: a public state in, an env action out.
 
 Hidden cards stay out of reach by construction.  :func:`public_state` is the one function that
 reads a game on behalf of an agent, and it does so only through the game's knowledge function

@@ -3,7 +3,7 @@
 
 One step = the warm start's fit of one batch of 4096 TriPeaks Easy positions (those with more than
 one legal move, from random games, advice appended): forward, backward, Adam. The variants run
-interleaved, 9 rounds, medians and the ratio to the plain full step (SPEC.md section 9):
+interleaved, 9 rounds, medians and the ratio to the plain full step:
 
     python benchmarks/afterstate_fit.py
 """

@@ -10,7 +10,7 @@ and wall seconds, env steps, truncation); the last lines sum each agent up.  The
 played by the evaluation's own loop (``agents.evaluation.backends.DealWorker.episode``, with the
 agent seeds of an evaluation seeded 0) on ``draw_codes(start + deals, seed, "FT", "N")[start:]``.
 Tune on seeds other than 0 (the test deals of configs/eval_fortythieves.yaml) and 99 (the
-confirmation deals of docs/agents_planner.md).  ``--compare`` sums up several such files on
+confirmation deals of docs/agents.md).  ``--compare`` sums up several such files on
 the deals they all have.
 """
 

@@ -4,7 +4,7 @@ hand-written one's), in one process.
 Run (from the repository root):
 
     python benchmarks/net_playout_before_after.py                 # old = commit c7bd6c0, 7 rounds
-    python benchmarks/net_playout_before_after.py --old a72d470   # session 24's _outs / _catch
+    python benchmarks/net_playout_before_after.py --old a72d470   # the version with the _outs / _catch terms
     python benchmarks/net_playout_before_after.py --old REV --rounds 9 --samples 500
 
 The old ``agents/players/playouts.py`` is read from ``REV`` (``git show``) into a module of its

@@ -6,7 +6,7 @@ Run (from the repository root):
     python benchmarks/playout_before_after.py --old REV --rounds 9 --samples 500
 
 The old versions of ``agents/_playout.py``, ``agents/move_values.py``, ``agents/rollout.py`` and
-``agents/advice.py`` (their paths before issue 20 moved them) are read from ``REV`` (``git show``)
+``agents/advice.py`` (their paths before they moved into ``agents/players/``) are read from ``REV`` (``git show``)
 into a package ``old_playout_agents`` under
 ``--dir``, their imports of each other pointed at that package (everything else, ``agents.base``
 and ``solitaire_env``, is the working tree's).  Both versions are then timed alternately, the

@@ -2,7 +2,7 @@
 
 This machine is shared and noisy, so no figure here is an absolute rate: every round
 times the reference and the subject back to back, and the reported figure is the
-median over rounds of the per-round ratio (SPEC section 9).  The reference is
+median over rounds of the per-round ratio.  The reference is
 Gymnasium's ``CartPole-v1`` made with ``gym.make``, stepped with random actions; the Forty
 Thieves batch env is also shown against its own single env (no target); the solvers run
 against a pure-Python search on the same deals (TriPeaks: a plain DFS; Forty Thieves: the
@@ -240,9 +240,9 @@ def vector_vs_single_ratio(
     return ratio
 
 
-#: The env benchmarks and their SPEC section 9 targets.
+#: The env benchmarks and their targets (ratios to CartPole).
 ENV_TARGETS = {TRIPEAKS.env_id: 1.0, FORTYTHIEVES.env_id: 0.6}
-#: The batch envs (at 1024 envs) and their targets against CartPole (SPEC section 9's reference).
+#: The batch envs (at 1024 envs) and their targets against CartPole.
 #: Forty Thieves' 2.5x is its earlier target of 5x its own single env taken at that env's 0.5x
 #: CartPole target: once the single env got faster (0.74x), a ratio to it stopped saying whether
 #: the batch env itself is fast. The ratio to the single env is still printed, without a target.

@@ -322,11 +322,11 @@ def cmd_deal(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- play
 
 PLAY_EPILOG = """\
-TriPeaks keys (seed 001): arrows move between the removable cards, Enter or Space removes the card
+TriPeaks keys: arrows move between the removable cards, Enter or Space removes the card
 under the cursor (or type its slot number 0-27 and Enter), D draw, U undo, H hint,
 N new deal, R restart the same deal, Esc close the message, ? help, Q quit.
 
-Forty Thieves keys (seed 004): left/right move the cursor over columns 1-10, the waste and the
+Forty Thieves keys: left/right move the cursor over columns 1-10, the waste and the
 foundations; Enter is the app's double click on the cursor's card, Space its tap; or type a
 source (1-9, 0 = column 10, w waste, f then 1-8 a foundation) then a destination (a column key,
 or f the foundations): 3 5, w f, 3 f, f2 7.  D, U, N, R, Esc, ?, Q as in TriPeaks.
@@ -490,7 +490,7 @@ def _solve_many(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- hint
 
 HINT_EPILOG = """\
-Prints the hint of seed 001 (solitaire_env.hint) for the position that --moves reach from
+Prints the hint (solitaire_env.hint, docs/hints.md) for the position that --moves reach from
 the deal: the suggested move as an env action and in words, the verdict and the reason, and
 the board as the player sees it.  The hint never peeks: it reads only the cards the player
 has seen, and consults the full-information solver only once every card is known (every
@@ -519,7 +519,7 @@ examples:
 
 @verb(
     "hint",
-    "the hint (seed 001: a move worth trying and a verdict that never peeks) for a deal after some moves",
+    "the hint (a move worth trying and a verdict that never peeks) for a deal after some moves",
     *SOURCE_ARGS,
     *RULE_ARGS,
     arg("--moves", metavar="A,B,...", default="", help="moves to play first, comma-separated: action numbers or names"),
@@ -689,7 +689,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- hint-bench
 
 HINT_BENCH_EPILOG = """\
-Scores hint heuristics move by move (docs/hints.md, "Benchmarking hints").  The positions are
+Scores hint heuristics move by move (docs/hint_benchmark.md).  The positions are
 those with a choice along the reference agent's episodes on N deal codes (drawn as for eval);
 each legal move gets two labels:
   full information*  the solver on the true deal: does the move keep a winnable position
@@ -995,7 +995,7 @@ BENCH_EPILOG = """\
 Every figure is a ratio against a reference run interleaved with it in this process (median
 of --rounds rounds): the envs against Gymnasium's CartPole-v1 (gym.make, random actions), the
 TriPeaks solver against the plain pure-Python search, the Forty Thieves solver against the
-pure-Python solver it replaced (same results asserted).  BENCHMARKS.md records a run.
+pure-Python solver it replaced (same results asserted).  docs/results.md records a run.
 
 examples:
   solitaire-env bench                      every benchmark (several minutes)

@@ -1,4 +1,4 @@
-"""The hint (SPEC section 6, seed 001): one move worth trying, and a verdict that never peeks.
+"""The hint (docs/hints.md): one move worth trying, and a verdict that never peeks.
 
 :func:`hint` answers with a :class:`Hint`: a suggested env action, a verdict (``"winnable"``,
 ``"unwinnable"`` or ``"unknown"``), a line, a short reason and the action in words.

@@ -126,7 +126,7 @@ def ft_deal_text(deal: FortyThievesDeal, *, full: bool = False, source: str | No
     (all 10 columns face up, stock count, empty waste and foundations); with ``full``, the
     stock in draw order too, labelled as hidden information."""
     lines = code_lines(deal, "FT", source)
-    lines.append("rules:  N, the app's (seed 004): 2 decks, 10 columns of 4 face up, a 64-card stock drawn once")
+    lines.append("rules:  N, the app's: 2 decks, 10 columns of 4 face up, a 64-card stock drawn once")
     board = fortythieves_ansi(FortyThievesGame(deal).public_view()).rstrip("\n").split("\n")
     counters = max(i for i, line in enumerate(board) if not line.strip())  # the blank line before the counters
     lines += ["", "board at the start, as the player sees it:", "", *board[:counters]]

@@ -1,4 +1,4 @@
-"""``solitaire-env hint``: the seed-001 hint for a deal after some moves (SPEC section 8).
+"""``solitaire-env hint``: the hint for a deal after some moves.
 
 The verb must say what :func:`solitaire_env.hint` says for the position that ``--moves`` reach
 through the rules core, for both games; a bad or illegal move is one line naming its place.

@@ -1,7 +1,6 @@
-"""The pieces both games share since issue 20's clean-up of repeated code (common/ and the
-game helpers each side now calls): the deal-code and deal checks of the single and batch envs,
-the observers' modes and buffers, the legal-action lists, the Forty Thieves counters and
-``max_repeats`` check."""
+"""The pieces both games share (common/ and the game helpers each side calls): the deal-code
+and deal checks of the single and batch envs, the observers' modes and buffers, the legal-action
+lists, the Forty Thieves counters and ``max_repeats`` check."""
 
 from __future__ import annotations
 

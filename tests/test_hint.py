@@ -1,4 +1,4 @@
-"""Tests of the hint (SPEC section 6, seed 001; docs/hints.md).
+"""Tests of the hint (docs/hints.md).
 
 (a) The answer never depends on unseen cards: hypothesis permutes the never-seen tableau slots
 and never-drawn stock positions (TriPeaks) or the never-drawn stock (Forty Thieves) after a

@@ -1,4 +1,4 @@
-"""The import rules of ARCHITECTURE.md / docs/architecture.md, checked on the source (AST, no import):
+"""The import rules of docs/architecture.md, checked on the source (AST, no import):
 
 1. a game folder (``solitaire_env/tripeaks/``, ``solitaire_env/fortythieves/``) never imports
    another game; ``solitaire_env/common/`` (once it exists) imports no game;
@@ -13,7 +13,7 @@
    place that joins them (it imports ``agents`` lazily, for the eval / replay / train verbs).
 
 Today's violations are listed in :data:`KNOWN_VIOLATIONS`; the test also requires each listed one
-to be still there, so the list can only shrink (empty it as the work of issue 20 lands).
+to be still there, so the list can only shrink (it is empty now: keep it so).
 """
 
 from __future__ import annotations

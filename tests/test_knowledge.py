@@ -232,7 +232,7 @@ def test_the_knowledge_functions_and_public_states_agree() -> None:
 
 
 def tripeaks_flat(k: TriPeaksKnowledge) -> np.ndarray:
-    """The public flat observation (docs/observations.md), made from the knowledge alone."""
+    """The public flat observation (docs/environments.md), made from the knowledge alone."""
     buf = np.zeros(tp_ob.FLAT_SIZE, np.float32)
     for s in range(NUM_SLOTS):
         at = tp_ob.SLOT_SIZE * s
@@ -290,7 +290,7 @@ def tripeaks_dict(k: TriPeaksKnowledge) -> dict[str, np.ndarray]:
 
 
 def fortythieves_flat(k: FortyThievesKnowledge) -> np.ndarray:
-    """The public flat observation (docs/observations.md), made from the knowledge alone."""
+    """The public flat observation (docs/environments.md), made from the knowledge alone."""
     buf = np.zeros(ft_ob.FLAT_SIZE, np.float32)
 
     def put(at: int, card: int) -> None:

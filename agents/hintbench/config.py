@@ -1,6 +1,6 @@
 """The hint benchmark's settings (:class:`HintBenchConfig`), from a YAML file or the command line,
 checked before any work.  Every key is optional; what each means is its field's description (also
-in ``docs/schemas/hint_bench.schema.json``) and docs/hints.md ("Benchmarking hints")."""
+in ``docs/schemas/hint_bench.schema.json``) and docs/hint_benchmark.md."""
 
 from __future__ import annotations
 

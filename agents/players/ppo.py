@@ -19,7 +19,7 @@ takes no advice.  Otherwise (:meth:`PpoAgent.act`: a public state alone, another
 mode, a model with advice) it computes the observation from the public state: the never-seen
 places are filled with the unseen cards in sorted order (``state.with_unseen(sorted unseen)``,
 which deals and replays the episode's actions) and the env's observer encodes that game.  The
-``flat`` and ``dict`` observations depend on seen cards only (``docs/observations.md``), so any
+``flat`` and ``dict`` observations depend on seen cards only (``docs/environments.md``), so any
 filling gives the very observation the env showed the policy in training, and both ways give
 the same observation, so the same move.  The ``oracle`` modes, which
 show hidden cards, are refused.  The action is the one ``model.predict(obs,
@@ -28,7 +28,7 @@ policy network's logits without ``predict``'s per-call distribution objects (:me
 the best legal logit, or, when two are too close to be sure after rounding, the argmax of the
 exact masked probabilities ``predict`` takes it from); ``tests/agents/test_agents_ppo.py`` checks it is
 ``predict``'s action on hundreds of states and on made-up ties.
-``docs/agents_pimc_oracle_ppo.md`` has what a move costs either way.
+``docs/agents.md`` has what a move costs either way.
 
 Threads and processes
 ---------------------

@@ -8,7 +8,7 @@ face-down card is turned, is built from the observation by the rules, and one sh
 (the *scorer*) gives it a number; the move's logit is that number. What the moves have in
 common is learned once.
 
-The afterstate of a move, from the flat observation (``docs/observations.md``):
+The afterstate of a move, from the flat observation (``docs/environments.md``):
 
 - **remove slot s**: the slot is removed, its card is the waste top, the chain and the cleared
   count go up by one; the slots the card lay on whose last cover it was are marked *about to be

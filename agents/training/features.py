@@ -1,6 +1,6 @@
 """Policy features for TriPeaks: the rank relations of the visible cards, computed from the flat observation.
 
-A multilayer perceptron on the flat observation (``docs/observations.md``) has to learn by
+A multilayer perceptron on the flat observation (``docs/environments.md``) has to learn by
 itself which two cards are one rank apart: a relation between 13-value one-hots of 29 places
 (28 slots and the waste), which it learns slowly. :class:`TriPeaksChainFeatures` hands it over:
 a fixed (not learned) bilinear map of the observation, appended to it:

@@ -12,7 +12,7 @@ The *lookahead bonus* (:func:`set_lookahead_bonus`, a buffer saved with the mode
 is added to the score of the ``lookahead`` agent's move (the row whose
 :data:`~agents.training.move_features.LOOKAHEAD_ROW` is 1). A policy fitted to a stronger
 teacher's moves then leaves the lookahead's move only where it is sure: half of another plan is
-worse than either plan (docs/training.md, session 20).
+worse than either plan (docs/research_notes.md).
 
 Use: ``MaskablePPO(MovePolicy, env)``, or in a training config ``ppo: {features: moves}``
 (:mod:`agents.training.train`), where ``net_arch`` is the scorer's layers and the critic's.

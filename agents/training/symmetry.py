@@ -12,7 +12,7 @@ Two changes of a TriPeaks deal leave the game the same game:
 
 So the 48 combinations map a position, its legal moves and their values to another position
 with the same legal moves (renumbered) and the same values. The flat observation
-(``docs/observations.md``) changes by a fixed permutation of its entries: slot blocks move with
+(``docs/environments.md``) changes by a fixed permutation of its entries: slot blocks move with
 the mirror, and the suit places of the slots, of the waste and of the unseen cards follow the
 renaming. :func:`observation_index` gives that permutation as a gather index (``new =
 old[index]``), :func:`action_index` the moves' (the draw stays), and :func:`augment` applies a

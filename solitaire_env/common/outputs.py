@@ -2,7 +2,7 @@
 
 Every verb of the CLI, and :func:`agents.evaluate`, checks its output paths with
 :func:`output_path_problem` before any game is played or any deal searched, and makes missing
-parent folders when it writes (docs/cli.md, "Output files").
+parent folders when it writes (the CLI reference: docs/cli.md).
 """
 
 from __future__ import annotations

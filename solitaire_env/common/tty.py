@@ -76,7 +76,7 @@ class HintLike(Protocol):
     def line(self) -> Sequence[int]: ...
 
 
-#: The exits offered with an "unwinnable" hint (seed 001: undo, hint, the same deal, another deal).
+#: The exits offered with an "unwinnable" hint (undo, hint, the same deal, another deal).
 HINT_EXITS = "exits: U undo · H hint · R replay same deal · N new deal"
 
 

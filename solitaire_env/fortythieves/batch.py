@@ -119,7 +119,7 @@ class FortyThievesVectorEnv(BatchEnv):
     ## Observation Space
     The single env's space, batched: ``obs_mode="flat"`` an ``(N, 3897)`` float32 array;
     ``"dict"`` a dict of ``(N, ...)`` arrays; ``"oracle"`` / ``"oracle_dict"`` add the stock
-    order.  Layouts: ``docs/observations.md``.
+    order.  Layouts: ``docs/environments.md``.
 
     ## Starting State
     Each env starts as the single env does (10 columns of 4 face-up cards, 64 in the stock,

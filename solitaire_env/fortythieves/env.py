@@ -52,7 +52,7 @@ class FortyThievesEnv(SolitaireEnv):
     ``"dict"``: a ``Dict`` of the same facts (``columns``, ``waste``, ``foundations``,
     ``unseen``, ``counts``) for ``MultiInputPolicy``.  Both show every public fact and nothing
     hidden: they are the same whatever the order of the undrawn stock is.  ``"oracle"`` /
-    ``"oracle_dict"`` add the stock order (research only).  Layouts: ``docs/observations.md``.
+    ``"oracle_dict"`` add the stock order (research only).  Layouts: ``docs/environments.md``.
 
     ## Starting State
     The 10 columns of 4 face-up cards, 64 cards in the stock, an empty waste and empty

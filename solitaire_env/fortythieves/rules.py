@@ -131,7 +131,7 @@ class FortyThievesRules:
 
 @dataclass(frozen=True)
 class FortyThievesScoring:
-    """Points per kind of move (seed 004's app scoring by default), with a floor."""
+    """Points per kind of move (the app's scoring by default), with a floor."""
 
     name: str = "app"
     start: int = 0

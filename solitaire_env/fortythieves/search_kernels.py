@@ -26,7 +26,7 @@ keeps two equal columns from cancelling (two decks allow them).  The waste adds
 ``sum_d ZW[d, w_d]`` and the stock position ``ZS[pos]``.  The foundations need no term: every
 card is in a column, the waste, the stock after ``pos`` or on a foundation, so the rest fixes
 how many copies of each card are founded, and those counts fix the pair of a suit's pile
-heights up to their order (docs/fortythieves_solver_design.md, Lemma 1).  Two such keys come
+heights up to their order (the solver's design: docs/hints.md).  Two such keys come
 from independent tables; the table compares all of the first and the high 32 bits of the
 second (96 bits), so a false match (a wrong pruning) has a chance of about ``N**2 / 2**97`` for
 ``N`` stored positions (about 1e-13 for 1e8 positions).

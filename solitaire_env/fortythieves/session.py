@@ -1,4 +1,4 @@
-"""Forty Thieves terminal play (seed 004's conveniences): the session the ``play`` verb runs,
+"""Forty Thieves terminal play (the app's conveniences): the session the ``play`` verb runs,
 and the app's tap and double-click targets.
 
 :class:`FortyThievesSession`: ← → move a cursor over the sources (columns 1-10, the waste,
@@ -76,7 +76,7 @@ def accepting_columns(game: FortyThievesGame, card: int, exclude: int) -> tuple[
 
 
 def tap_action(game: FortyThievesGame, src: int) -> int | None:
-    """Where a tap sends the top card of ``src`` (seed 004): a foundation; for the waste card,
+    """Where a tap sends the top card of ``src`` (as in the app): a foundation; for the waste card,
     a foundation, else a column (one it builds on, else an empty one, leftmost first)."""
     card = game.source_card(src)
     if card is None or game.won:
@@ -91,7 +91,7 @@ def tap_action(game: FortyThievesGame, src: int) -> int | None:
 
 
 def double_click_action(game: FortyThievesGame, src: int) -> int | None:
-    """Where a double click sends the top card of ``src`` (seed 004): a foundation, else the
+    """Where a double click sends the top card of ``src`` (as in the app): a foundation, else the
     longest column that accepts it (leftmost on a tie), else an empty column."""
     card = game.source_card(src)
     if card is None or game.won:
@@ -140,7 +140,7 @@ def ft_dest(dst: int) -> str:
 
 
 class FortyThievesSession(Session):
-    """One Forty Thieves play session (seed 004): a cursor over the sources, the app's double
+    """One Forty Thieves play session: a cursor over the sources, the app's double
     click (Enter) and tap (Space), and typed moves: a source key then a destination key.
 
     Source keys: ``1``-``9`` and ``0`` (column 10), ``w`` (the waste), ``f`` then ``1``-``8``
@@ -307,7 +307,7 @@ class FortyThievesSession(Session):
 
     def _hint(self) -> str:
         """Hint: the cursor goes to the suggested move's source; the line names the move and
-        the keys that type it (seed 004's app has no hint; this package offers one anyway)."""
+        the keys that type it (the app has no hint; this package offers one anyway)."""
         h = hint(self.game)
         if h.action is None or h.action == self.DRAW:
             return hint_message(h, "draw", "D")

@@ -23,7 +23,7 @@ verdict, line and node count (the tests check this on many positions).  It runs 
 the clock is read between slices and the search is resumed where it stopped.
 
 Prunings (each keeps a win reachable when one exists; proofs in
-docs/fortythieves_solver_design.md, section 2.5, and in the python_solver docstring):
+docs/hints.md and in the python_solver docstring):
 
 1. safe foundation moves are forced (both copies of the rank below are founded);
 2. dominated returns are never played (a foundation's top goes back to a column only while the

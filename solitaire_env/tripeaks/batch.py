@@ -132,7 +132,7 @@ class TriPeaksVectorEnv(BatchEnv):
     ## Observation Space
     The single env's space, batched: ``obs_mode="flat"`` an ``(N, 607)`` float32 array;
     ``"dict"`` a dict of ``(N, ...)`` arrays; ``"oracle"`` / ``"oracle_dict"`` add the hidden
-    cards.  Layouts: ``docs/observations.md``.
+    cards.  Layouts: ``docs/environments.md``.
 
     ## Starting State
     Each env starts as the single env does (bottom row face up, one waste card, 23 in the

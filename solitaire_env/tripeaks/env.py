@@ -43,7 +43,7 @@ class TriPeaksEnv(SolitaireEnv):
     ``"dict"``: a ``Dict`` of the same facts (``tableau``, ``waste``, ``unseen``, ``counts``) for
     ``MultiInputPolicy``.  Both show every public fact and nothing hidden: they are the same
     whatever the face-down cards and the stock order are.  ``"oracle"`` / ``"oracle_dict"`` add
-    the face-down cards and the stock order (research only).  Layouts: ``docs/observations.md``.
+    the face-down cards and the stock order (research only).  Layouts: ``docs/environments.md``.
 
     ## Starting State
     The bottom row (slots 18-27) face up and 18 cards face down (all 28 face up with

@@ -1,6 +1,6 @@
 """The TriPeaks rules core: legal moves, play, undo, counters and knowledge of seen cards.
 
-A :class:`TriPeaksGame` is the one place where the rules of SPEC section 3 live; the
+A :class:`TriPeaksGame` is the one place where the rules (docs/tripeaks_rules.md) live; the
 environment, the solver, the hints, the agents and the CLI all play through it.  Moves
 are env actions: ``0..27`` removes the card in that slot, ``28`` (:data:`DRAW`) draws.
 

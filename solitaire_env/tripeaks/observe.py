@@ -4,7 +4,7 @@ The observer is its own object (as OpenSpiel's observers are): it turns a
 :class:`~solitaire_env.tripeaks.game.TriPeaksGame` into an observation of one of four
 modes and owns the matching Gymnasium space.  ``flat`` and ``dict`` show every public
 fact and nothing hidden; ``oracle`` and ``oracle_dict`` add the face-down cards and the
-stock order, for research only.  The layouts are documented in ``docs/observations.md``.
+stock order, for research only.  The layouts are documented in ``docs/environments.md``.
 
 Flat layout (float32, all values in [0, 1]), :data:`FLAT_SIZE` = 607:
 

@@ -87,7 +87,7 @@ WasteStart = Literal["card", "empty"]
 
 @dataclass(frozen=True)
 class TriPeaksRules:
-    """The rule options of SPEC section 3 (defaults first).
+    """The rule options (docs/tripeaks_rules.md; defaults first).
 
     - ``wrap``: K and A are adjacent (the ``E`` rule of deal codes; ``C`` is ``False``).
     - ``draw``: ``"anytime"``, or ``"when_stuck"`` (traditional: only when no removal is legal).

@@ -1,4 +1,4 @@
-"""TriPeaks scoring: the three presets of SPEC section 3 and custom scoring.
+"""TriPeaks scoring: the three presets (docs/tripeaks_rules.md) and custom scoring.
 
 A scoring is an object with ``name``, ``start`` (the opening score), ``floor`` (the
 lowest score, or ``None``) and two methods returning the points of one move:

@@ -1,4 +1,4 @@
-"""TriPeaks terminal play (seed 001's keys): the session the ``play`` verb runs.
+"""TriPeaks terminal play: the session the ``play`` verb runs.
 
 :class:`PlaySession`: arrows move between the cards that can be removed now, Enter or Space
 removes the card under the cursor, or a slot number then Enter; the keys every game shares
@@ -34,7 +34,7 @@ HELP_TEXT = (
 
 
 def tp_hint(game: TriPeaksGame) -> tuple[Hint, str]:
-    """The hint for a TriPeaks position and its status line (seed 001)."""
+    """The hint for a TriPeaks position and its status line."""
     h = hint(game)
     if h.action is None or h.action == DRAW:
         return h, hint_message(h, "draw", "D")

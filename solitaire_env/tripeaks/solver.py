@@ -15,7 +15,7 @@ matter (the solver sees every card: it is an oracle, for hints only when every c
 
 Cost of a call: the first search in a process pays a one-off cost here (importing numba,
 numba's own start-up on its first compiled call, loading the cached kernel, allocating the
-tables; BENCHMARKS.md measures it); after that, a deal's first search costs what a second
+tables; docs/results.md measures it); after that, a deal's first search costs what a second
 search of it does (nothing is prepared per deal beyond three small arrays), so time solver
 runs after one warm-up call (``solitaire_env.solvability.warm_up``), as
 ``benchmarks/solve_first_call.py`` does.
@@ -144,7 +144,7 @@ def depth_first_search(
     filling (past 2.9 M states, beyond the default budget) stops memoising.  The middle step
     was added because going straight from 128 KB to 32 MB scattered every medium search's
     states (the unsolvable deals: most of a solvability run's time) over 32 MB, far from the
-    cache; ``benchmarks/solve_first_call.py`` measures what the middle step gains (BENCHMARKS.md
+    cache; ``benchmarks/solve_first_call.py`` measures what the middle step gains (docs/results.md
     records its runs).  A ``mid_table`` no larger than ``small_table`` skips the middle step.
     """
     all_slots = np.int64(ALL_SLOTS)

@@ -149,7 +149,7 @@ def test_factored_scores_are_the_plain_ones(rule: str, rules: dict, advice: bool
     of positions of random games, with random weights large enough that every input column counts.
 
     Both are computed in float64: the two paths add the same terms in different orders, and in
-    float32 that difference reached 0.3 on a few of 65,536 gradient elements on one CPU (issue 19),
+    float32 that difference reached 0.3 on a few of 65,536 gradient elements on one CPU,
     while in float64 it stays below 1e-9 of the largest value on any CPU. A real error (a column
     left out, a flag on the wrong move) moves values by whole weights (~0.1 and more), far above the
     tolerance: ``test_factored_scores_catch_a_planted_error`` shows it."""

@@ -1,4 +1,4 @@
-"""The hint benchmark (issue 22): position sets, both labels, scores and paired comparisons."""
+"""The hint benchmark: position sets, both labels, scores and paired comparisons."""
 
 from __future__ import annotations
 

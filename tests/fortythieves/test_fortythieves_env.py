@@ -686,7 +686,7 @@ def mask_by_the_rules(game):
 
 
 def encode_by_definition(game, oracle=False):
-    """The flat (or oracle) observation written from docs/observations.md's layout, position by position."""
+    """The flat (or oracle) observation written from docs/environments.md's layout, position by position."""
     obs = np.zeros(ob.ORACLE_SIZE if oracle else ob.FLAT_SIZE, np.float32)
 
     def put(at, card):

@@ -1,7 +1,7 @@
 """The Forty Thieves flat observer's incremental updates against its definition.
 
 The observer rewrites only the piles a move touched; these tests rebuild the vector from
-the layout's definition (docs/observations.md) at every step of random games with undos,
+the layout's definition (docs/environments.md) at every step of random games with undos,
 double moves between encodings and a bounded undo history, and demand equality.
 """
 

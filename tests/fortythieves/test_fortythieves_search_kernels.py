@@ -641,7 +641,7 @@ def test_verdicts_agree_with_a_plain_search():
 
 @pytest.mark.slow
 def test_verdicts_agree_with_a_plain_search_many():
-    # issue 21's soundness acceptance: at least 2,000 positions that the plain search decides
+    # the soundness check at scale: at least 2,000 positions that the plain search decides
     counts = check_verdicts(end_positions(1300, 1000) + suffix_positions(1600, 1000))
     print("verdicts", counts)
     assert counts["True"] >= 300 and counts["False"] >= 300, counts
