@@ -27,8 +27,9 @@ from solitaire_env import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: A reference to a numbered work session or tracker issue: "session 3", "sessions 8-10",
-#: "session 10's", "Session-5", "issue 7", "issues #7".  The words only, followed by a number.
+#: A reference to a numbered work session or tracker issue: the word (singular or plural, any
+#: case) then a number, with a space, a hyphen or "#" between (the planted cases below spell
+#: them out; this file builds them from pieces so that it stays clean itself).
 LOG_REFERENCE = re.compile(r"\b(?:sessions?|issues?)[\s-]*#?\s*\d+", re.IGNORECASE)
 
 #: Documents a user of the package does not have, as ``--help`` could name them.  Case-sensitive
@@ -56,7 +57,7 @@ BINARY_SUFFIXES = frozenset({".npz", ".npy", ".png", ".jpg", ".jpeg", ".gif", ".
 
 
 def log_references(text: str) -> list[str]:
-    """Every work-log reference in ``text`` ("session 3", "issue #7", ...), as found."""
+    """Every work-log reference in ``text`` (a session or issue word and its number), as found."""
     return [m.group(0) for m in LOG_REFERENCE.finditer(text)]
 
 
