@@ -89,7 +89,7 @@ def test_image_games_go_through_the_image_positions(rules: TriPeaksRules) -> Non
 
 def test_suit_renamings_keep_the_advice() -> None:
     """The base policy reads ranks only: the image of its move under a renaming of the suits
-    is its move in the image position (the mirror is measured in docs/training.md, not held)."""
+    is its move in the image position (the mirror is measured in docs/research_notes.md, not held)."""
     rng = np.random.default_rng(3)
     for seed in range(4):
         deal = TriPeaksDeal.from_seed(seed)
