@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs solitaire-env in editable mode into the current Python, with the extras named in $1
-# (comma-separated; default "dev,rl"; "" or "core" for the core dependencies alone).
+# (comma-separated, e.g. "dev,rl,docs"; default "dev,rl"; "" or "core" for the core dependencies
+# alone).
 #
 # torch (the rl extra) is installed first, pinned to 2.13.0, so that the rl extra does not pick
 # a newer release. Which build that is depends on the index pip reads:

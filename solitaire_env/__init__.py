@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from solitaire_env.tripeaks.rules import TriPeaksRules
     from solitaire_env.tripeaks.scoring import PointScoring, Scoring
 
-__version__ = "0.1.0"
+#: The package version (the same as pyproject.toml's).
+__version__ = "1.0.0"
 
 #: Names offered here but imported on first use (module ``__getattr__``), so that
 #: ``import solitaire_env`` stays cheap: name -> the module that defines it.
