@@ -44,10 +44,9 @@ INTERNAL_NAME = re.compile(
 #: The only tracked file that may name sessions and issues: the changelog.
 EXEMPT = ("CHANGELOG.md",)
 
-#: Paths that other work is rewriting right now; the file check skips them until that lands.
-#: TEMPORARY: empty this tuple once the new README.md, docs/ and docs/results.md are merged.
+#: Paths the file check skips besides EXEMPT (none: every tracked file is checked).
 #: An entry ending in "/" is a folder; any other entry is one exact path.
-PENDING_REWRITE: tuple[str, ...] = ("README.md", "BENCHMARKS.md", "docs/")
+PENDING_REWRITE: tuple[str, ...] = ()
 
 #: Suffixes of files that are not text (the NUL-byte test catches the rest).
 BINARY_SUFFIXES = frozenset({".npz", ".npy", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".zip", ".gz", ".pt", ".pkl"})

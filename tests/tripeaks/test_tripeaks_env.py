@@ -820,7 +820,7 @@ def test_ansi_turns_cards_up_as_they_are_exposed():
 
 
 def test_environment_guide_examples_run(capsys):
-    guide = Path(__file__).resolve().parents[2] / "docs" / "environment.md"
+    guide = Path(__file__).resolve().parents[2] / "docs" / "environments.md"
     blocks = re.findall(r"```python\n(.*?)```", guide.read_text(encoding="utf-8"), re.S)
     assert len(blocks) >= 8
     for block in blocks:
