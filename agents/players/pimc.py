@@ -8,8 +8,7 @@ solved with full information (the sample's hidden cards), within ``max_nodes`` p
 
 * a ``solved`` position counts 1 (a win), ``unsolvable`` 0, ``intractable`` (the budget ran
   out) ``intractable`` (default 0.5: "unknown": a position whose search gave up may well be
-  winnable, so it does not count as a loss; ``docs/agents.md`` measures how
-  often it is);
+  winnable, so it does not count as a loss);
 * the move with the highest total wins; ties go to the hint heuristic's move
   (:mod:`solitaire_env.hints`), then to the first candidate in a fixed order.
 
@@ -30,7 +29,7 @@ Strategy fusion: in each sample the solver knows where every card lies, so it pl
 sample with a different strategy, and a move looks good if *some* continuation wins in each
 sample, though no single strategy could choose among those continuations without seeing the
 cards.  Where almost every legal move wins almost every sample, the totals tie and the
-tie-break decides; ``docs/agents.md`` measures what this costs on TriPeaks.
+tie-break decides; ``docs/research_notes.md`` has what this costs on TriPeaks.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ order and the samples come from :func:`~solitaire_env.fortythieves.planning.publ
 public position and the agent's seed), so the choices are a function of the public state:
 permuting the unseen stock cards never changes them.  With seed 0, a turn's first move is the
 one :func:`solitaire_env.hint` suggests.
-Measured figures: docs/agents.md.
+Measured figures: docs/results.md.
 """
 
 from __future__ import annotations

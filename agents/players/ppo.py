@@ -28,7 +28,6 @@ policy network's logits without ``predict``'s per-call distribution objects (:me
 the best legal logit, or, when two are too close to be sure after rounding, the argmax of the
 exact masked probabilities ``predict`` takes it from); ``tests/agents/test_agents_ppo.py`` checks it is
 ``predict``'s action on hundreds of states and on made-up ties.
-``docs/agents.md`` has what a move costs either way.
 
 Threads and processes
 ---------------------

@@ -19,7 +19,7 @@ are uniformly random instead, from the same public random numbers as the samples
 (:class:`TriPeaksRollout`): ``samples``, ``max_samples`` and ``z`` (racing), ``depth`` (2: the
 next move chosen by rollouts too), ``plans`` (whole plans of known-card removals),
 ``clear_weight`` (cards cleared in the root's value), and the base policy's weights.  Measured
-figures: docs/agents.md.
+figures: docs/results.md.
 
 Forty Thieves (:class:`FortyThievesRollout`): plain Python, few samples, truncated playouts of
 the hint heuristic (see its docstring).
@@ -70,7 +70,7 @@ __all__ = [
 ]
 
 #: The TriPeaks base policy's weights (tuned on 20 000 seed-1 Easy deals by the base policy's
-#: own win rate, then checked on seed 2: see docs/agents.md).  ``eps``: per mille of the
+#: own win rate, then checked on seed 2: see docs/research_notes.md).  ``eps``: per mille of the
 #: playouts' removals played at random; 0 (``eps=50`` gained 1-2 points on seed 1 but was within
 #: noise of 0 on the published seed-0 deals, so the published figures stay those of ``eps=0``).
 DEFAULT_POLICY: dict[str, int] = {

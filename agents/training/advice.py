@@ -4,7 +4,7 @@ A multilayer perceptron on the flat observation does not search: it cannot see w
 known cards is longest, which removal turns the most cards up, or how many unseen cards can
 still follow. The ``rollout`` agent's base policy (:func:`agents.players.playouts.policy_move`, weights
 :data:`agents.players.rollout.DEFAULT_POLICY`) searches those chains and counts those cards (its win
-rate alone: docs/agents.md). With advice, the policy's observation is the flat
+rate alone: docs/research_notes.md). With advice, the policy's observation is the flat
 observation followed by a one-hot of the base policy's move in this position (29 values: the 28
 slots and the draw; all zero when no move is legal), and what the policy learns is when to
 follow it and when to play something else.

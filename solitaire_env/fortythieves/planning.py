@@ -59,7 +59,7 @@ __all__ = [
 MAX_HINT_PLAN = 60
 
 #: :func:`plan_turn`'s settings of the ``planner`` agent and of the hint (chosen on validation
-#: deals: docs/agents.md).
+#: deals: docs/research_notes.md).
 DEFAULT_PLANNING: dict[str, int | float] = {
     "samples": 8,
     "root_nodes": 20_000,
