@@ -1,8 +1,7 @@
 """Deal codes, the package's own PRNG and shuffle, and the parsing helpers of deal strings.
 
 The deals themselves live with their games (:class:`solitaire_env.tripeaks.deal.TriPeaksDeal`,
-:class:`solitaire_env.fortythieves.deal.FortyThievesDeal`); ``solitaire_env.deals`` offers all of it
-under its old path.
+:class:`solitaire_env.fortythieves.deal.FortyThievesDeal`).
 
 A deal code is ``<GAME>1-<RULE>-<SEED7>`` (``TP1-E-AAAAAAB``, ``FT1-N-QX4ZZ2A``): see
 ``docs/deals.md`` for the full contract.  The layout is a fixed function of (game,
