@@ -275,9 +275,9 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         """Start an episode: ``options={"deal_code": ...}`` or ``{"deal": ...}``, else a random code.
 
         A random episode draws its seed from ``np_random`` (seeded by ``seed``) and reports
-        its code in ``info["deal_code"]``, so every episode can be replayed.
+        its code in ``info["deal_code"]``, so every episode can be replayed.  Bad options raise
+        before anything changes: the running episode and ``np_random`` stay as they were.
         """
-        super().reset(seed=seed)
         options = options or {}
         unknown = set(options) - {"deal_code", "deal"}
         if unknown:
@@ -285,11 +285,13 @@ class SolitaireEnv(gym.Env[Any, np.int64]):
         if "deal_code" in options and "deal" in options:
             raise ValueError("give either options['deal_code'] or options['deal'], not both")
         if "deal_code" in options:
-            deal, self.game = self._deal_from_code(parse_game_code(options["deal_code"], self.game_letters))
+            deal, game = self._deal_from_code(parse_game_code(options["deal_code"], self.game_letters))
         elif "deal" in options:
-            deal, self.game = self._deal_from_text(options["deal"])
-        else:
-            deal, self.game = self._deal_from_code(self._random_code())
+            deal, game = self._deal_from_text(options["deal"])
+        super().reset(seed=seed)
+        if not options:
+            deal, game = self._deal_from_code(self._random_code())
+        self.game = game
 
         self.deal = deal
         self.actions = []

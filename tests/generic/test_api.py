@@ -239,6 +239,11 @@ def test_bad_deal_code_raises_and_keeps_the_episode(env_id: str) -> None:
             env.reset(options={"deal_code": bad})
     with pytest.raises(ValueError, match="unknown reset option"):
         env.reset(options={"seed": 3})
+    # a seed given with a bad code does not reseed: the random stream stays where it was
+    stream = env.unwrapped.np_random.bit_generator.state
+    with pytest.raises(DealCodeError):
+        env.reset(seed=9, options={"deal_code": "TP1-E-AAAA"})
+    assert env.unwrapped.np_random.bit_generator.state == stream
     assert env.unwrapped.public_view() == view
     action = int(legal_actions(info["action_mask"])[0])
     _, _, _, _, info2 = env.step(action)
