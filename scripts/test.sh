@@ -13,4 +13,5 @@ python -m mypy
 site="$(mktemp -d)"
 trap 'rm -rf "$site"' EXIT
 NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict --site-dir "$site"
+python scripts/compile_kernels.py  # each numba kernel once, into the cache the workers read
 python -m pytest -q -n auto "$@"  # one worker per core (pytest-xdist)

@@ -167,7 +167,7 @@ def test_tripeaks_hint_is_the_same_whatever_the_unseen_cards(seed, rules, draw_f
             apply(b, op)  # type: ignore[arg-type]
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(
     seed=SEEDS,
     draw_first=st.integers(0, 64),

@@ -820,9 +820,10 @@ def test_pretrain_ends_with_the_best_checked_weights() -> None:
 
 def _moves_config(tmp_path: Path) -> dict[str, object]:
     data = tiny(tmp_path, game="fortythieves", rules="N", num_envs=4, timesteps=256, minutes=2)
-    data["env"] = {"obs_mode": "flat", "reward": "progress", "win_bonus": 30}
-    data["validation"] = {"deals": 3, "seed": 1, "every": 128}
-    data["test"] = {"deals": 3, "seed": 0, "agents": ["evaluate"], "workers": 1}
+    # games cut at 150 steps: a step of the move envs makes the features of every legal move
+    data["env"] = {"obs_mode": "flat", "reward": "progress", "win_bonus": 30, "max_episode_steps": 150}
+    data["validation"] = {"deals": 2, "seed": 1, "every": 128}
+    data["test"] = {"deals": 2, "seed": 0, "agents": ["evaluate"], "workers": 1}
     data["ppo"] = {"features": "moves", "net_arch": [16, 8], "n_steps": 32, "batch_size": 64, "n_epochs": 1}
     data["imitation"] = {
         "games": 2,

@@ -276,7 +276,7 @@ def check_solver_pairs(seeds, rules: str, nodes: int) -> set[str]:
 
 
 def test_solver_equals_the_python_solver_on_deals():
-    statuses = check_solver_pairs(range(20), "return", 20_000)
+    statuses = check_solver_pairs(range(10), "return", 20_000)
     assert statuses >= {"solved", "intractable"}
 
 

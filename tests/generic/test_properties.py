@@ -139,7 +139,7 @@ TRIPEAKS = Adapter(
         }
     ),
     scorings=("app", "classic", "streak"),
-    examples=250,
+    examples=150,
     choices=choices(90),
     cards_dealt=_tp_dealt,
     cards_in_play=_tp_in_play,
@@ -198,7 +198,7 @@ def _ft_hidden_variant(deal: Any, game: Any, rules: dict[str, Any], data: Any) -
 FORTYTHIEVES = Adapter(
     rules=st.fixed_dictionaries({"foundation_return": st.booleans()}),
     scorings=("app",),
-    examples=200,
+    examples=120,
     choices=choices(120),
     cards_dealt=_ft_dealt,
     cards_in_play=_ft_in_play,
