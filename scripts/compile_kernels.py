@@ -1,0 +1,94 @@
+"""Compile the numba kernels into numba's on-disk cache, in two processes at once.
+
+``bash scripts/test.sh`` runs this before pytest. In a fresh clone the cache is empty, and
+without it every pytest-xdist worker (and every process a test starts) would compile the same
+kernels again at the same time (about 100 CPU s of compilation in all). Here each kernel
+compiles once, the two halves side by side (about 55 s on 2 cores), and the tests then load
+them from the cache. With a warm cache this takes a few seconds.
+
+Each half plays a small workload that calls its kernels with the argument types that the
+package uses: the Forty Thieves solver, hint and agents in one; the envs, the TriPeaks solver
+and the TriPeaks agents in the other.
+
+    python scripts/compile_kernels.py          # both halves, in parallel
+    python scripts/compile_kernels.py solver   # one half, in this process
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from typing import Any
+
+GROUPS = ("solver", "rest")
+
+
+def _masked_first(mask: Any) -> int:
+    import numpy as np
+
+    return int(np.flatnonzero(mask)[0])
+
+
+def _solver() -> None:
+    """The Forty Thieves searches (depth-first and beam, both schedules), the planned hint and
+    the Forty Thieves agents' kernels."""
+    import agents
+    from solitaire_env import FortyThievesDeal, FortyThievesGame, hint, solve
+    from solitaire_env.fortythieves.rules import DRAW
+
+    game = FortyThievesGame(FortyThievesDeal.from_seed(1))
+    solve(game, max_nodes=20_000)
+    solve(game, max_seconds=0.5)
+    hint(game)
+    game.play(DRAW)  # a draw: the hint then plans with cards unseen
+    hint(game, max_nodes=300)
+    agents.evaluate(game="fortythieves", deals=1, agents=["lookahead", "rollout", "ppo"], workers=1)
+
+
+def _rest() -> None:
+    """The single and batch envs of both games, the TriPeaks solver and the TriPeaks agents'
+    kernels."""
+    import gymnasium as gym
+    import numpy as np
+
+    import agents
+    import solitaire_env
+    from solitaire_env import hint, solve
+    from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
+    from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
+
+    for env_id in solitaire_env.ENV_IDS.values():
+        for obs_mode in ("flat", "dict", "oracle", "oracle_dict"):
+            env = gym.make(env_id, obs_mode=obs_mode)
+            _, info = env.reset(seed=0)
+            for _ in range(10):
+                _, _, done, cut, info = env.step(_masked_first(info["action_mask"]))
+                if done or cut:
+                    break
+    for batch_class in (TriPeaksVectorEnv, FortyThievesVectorEnv):
+        for obs_mode in ("flat", "dict", "oracle", "oracle_dict"):
+            batch = batch_class(4, obs_mode=obs_mode)
+            batch.reset(seed=0)
+            for _ in range(5):
+                batch.step(np.array([_masked_first(row) for row in batch.action_masks()]))
+    tp = solitaire_env.make_game("TP1-C-AAAAAAB")
+    solve(tp)
+    hint(tp)  # the hint's search for the most cards cleared
+    names = ["lookahead", "rollout:samples=8", "rollout_net:samples=8", "base_net", "pimc:samples=2", "oracle"]
+    agents.evaluate(game="tripeaks", deals=1, agents=names, workers=1)
+
+
+def main(argv: list[str]) -> int:
+    if argv:
+        start = time.perf_counter()
+        {"solver": _solver, "rest": _rest}[argv[0]]()
+        print(f"compile_kernels {argv[0]}: {time.perf_counter() - start:.1f} s", flush=True)
+        return 0
+    children = [subprocess.Popen([sys.executable, __file__, group]) for group in GROUPS]
+    codes = [child.wait() for child in children]
+    return max(codes)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
