@@ -1,17 +1,17 @@
-"""Compile the numba kernels into numba's on-disk cache, in two processes at once.
+"""Compile the numba kernels into numba's on-disk cache, in three processes at once.
 
 ``bash scripts/test.sh`` runs this before pytest. In a fresh clone the cache is empty, and
 without it every pytest-xdist worker (and every process a test starts) would compile the same
 kernels again at the same time (about 100 CPU s of compilation in all). Here each kernel
-compiles once, the two halves side by side (about 55 s on 2 cores), and the tests then load
+compiles once, three parts side by side (about 70 s on 2 cores), and the tests then load
 them from the cache. With a warm cache this takes a few seconds.
 
-Each half plays a small workload that calls its kernels with the argument types that the
-package uses: the Forty Thieves solver, hint and agents in one; the envs, the TriPeaks solver
-and the TriPeaks agents in the other.
+Each part plays a small workload that calls its kernels with the argument types that the
+package uses: the Forty Thieves solver, hint and agents; the envs, the TriPeaks solver and the
+TriPeaks agents; the kernels of training.
 
-    python scripts/compile_kernels.py          # both halves, in parallel
-    python scripts/compile_kernels.py solver   # one half, in this process
+    python scripts/compile_kernels.py          # every part, in parallel
+    python scripts/compile_kernels.py solver   # one part, in this process
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import sys
 import time
 from typing import Any
 
-GROUPS = ("solver", "rest")
+GROUPS = ("solver", "rest", "training")
 
 
 def _masked_first(mask: Any) -> int:
@@ -76,13 +76,33 @@ def _rest() -> None:
     solve(tp)
     hint(tp)  # the hint's search for the most cards cleared
     names = ["lookahead", "rollout:samples=8", "rollout_net:samples=8", "base_net", "pimc:samples=2", "oracle"]
+    names += ["rollout:samples=8,plans=2", "rollout:samples=8,depth=2"]
     agents.evaluate(game="tripeaks", deals=1, agents=names, workers=1)
+
+
+def _training() -> None:
+    """The kernels of training: TriPeaks move values and advice, the base network's features."""
+    import numpy as np
+
+    import agents
+    from agents.training.advice import batch_advice
+    from agents.training.base_net import collect
+    from agents.training.move_values import action_values, potentials, sampled_action_values
+    from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
+
+    batch = TriPeaksVectorEnv(4)
+    batch.reset(seed=0)
+    potentials(batch, 30.0)
+    action_values(batch, 30.0)
+    sampled_action_values(batch, 30.0, 2, np.random.default_rng(0))
+    batch_advice(batch)
+    collect(["TP1-E-AAAAAAB"], agents.make_agent("rollout", "tripeaks", samples=4))
 
 
 def main(argv: list[str]) -> int:
     if argv:
         start = time.perf_counter()
-        {"solver": _solver, "rest": _rest}[argv[0]]()
+        {"solver": _solver, "rest": _rest, "training": _training}[argv[0]]()
         print(f"compile_kernels {argv[0]}: {time.perf_counter() - start:.1f} s", flush=True)
         return 0
     children = [subprocess.Popen([sys.executable, __file__, group]) for group in GROUPS]

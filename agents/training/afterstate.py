@@ -185,14 +185,14 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         batch = flat.shape[0]
         rows, moves = torch.nonzero(self.candidates(observations), as_tuple=True)
         n = len(rows)
-        first: nn.Linear = self.scorer[0]  # type: ignore[assignment]
+        first: nn.Linear = self.scorer[0]
         weight = first.weight  # (H, 1043)
         slots = flat[:, : NUM_SLOTS * SLOT_SIZE].reshape(batch, NUM_SLOTS, SLOT_SIZE)
         ranks = slots[:, :, SLOT_RANK : SLOT_RANK + NUM_RANKS]  # (B, 28, 13), zero unless face up
-        adj: torch.Tensor = self.adj  # type: ignore[assignment]
+        adj: torch.Tensor = self.adj
         near = ranks @ adj
         linked_all = torch.einsum("bsr,btr->bst", near, ranks)  # (B, 28, 28), symmetric
-        linked = linked_all[:, self.pair_s, self.pair_t]  # type: ignore[index]
+        linked = linked_all[:, self.pair_s, self.pair_t]
         base = flat @ weight[:, :FLAT_SIZE].t() + linked @ weight[:, _LINKED_COLUMN:].t()
         if first.bias is not None:
             base = base + first.bias
@@ -218,8 +218,8 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         removed_mark[:, SLOT_REMOVED] = slot_f
         face_down = torch.cat([slots[:, :, SLOT_FACE_DOWN], torch.zeros(batch, 1, dtype=flat.dtype)], dim=1)  # (B, 29)
         removed = torch.cat([slots[:, :, SLOT_REMOVED], torch.ones(batch, 1, dtype=flat.dtype)], dim=1)
-        under: torch.Tensor = self.under[slot]  # type: ignore[index]
-        other: torch.Tensor = self.other[slot]  # type: ignore[index]
+        under: torch.Tensor = self.under[slot]
+        other: torch.Tensor = self.other[slot]
         rows2 = rows.unsqueeze(1)
         # slot ``other`` is removed in the afterstate too if it is the moved slot itself (never:
         # the other cover of a slot under s is not s), so the observation's flags hold
@@ -235,7 +235,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
         # the moved slot's own columns (its block and its linked pairs), slot by slot: the first
         # layer's weights of slot s's 47 columns are ``weight[:, slot_columns[s]]``
         own = torch.cat([removed_mark - old_block, -link_rows], dim=1)  # (N, 47)
-        slot_weights = weight.t()[self.slot_columns]  # type: ignore[index]  # (28, 47, H)
+        slot_weights = weight.t()[self.slot_columns]  # (28, 47, H)
         pre = base.index_select(0, rows)
         i = torch.nonzero(slot_moves).squeeze(1)
         if len(i):
@@ -259,7 +259,7 @@ class TriPeaksAfterstateFeatures(BaseFeaturesExtractor):
             ],
             dim=1,
         )
-        pre = pre + shared @ weight[:, self.shared_columns].t()  # type: ignore[index]
+        pre = pre + shared @ weight[:, self.shared_columns].t()
         got = self.scorer[1:](pre).squeeze(1)
         out = torch.zeros(batch, NUM_ACTIONS, dtype=got.dtype)
         return out.index_put((rows, moves), got)

@@ -56,4 +56,4 @@ class ScorePolicy(MaskableActorCriticPolicy):
         head: Any = self.features_extractor.head
         nn.init.orthogonal_(head.weight, gain=0.01)
         nn.init.zeros_(head.bias)
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)  # type: ignore[call-arg]
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
