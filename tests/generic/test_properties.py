@@ -139,7 +139,7 @@ TRIPEAKS = Adapter(
         }
     ),
     scorings=("app", "classic", "streak"),
-    examples=150,
+    examples=100,
     choices=choices(90),
     cards_dealt=_tp_dealt,
     cards_in_play=_tp_in_play,
@@ -198,7 +198,7 @@ def _ft_hidden_variant(deal: Any, game: Any, rules: dict[str, Any], data: Any) -
 FORTYTHIEVES = Adapter(
     rules=st.fixed_dictionaries({"foundation_return": st.booleans()}),
     scorings=("app",),
-    examples=120,
+    examples=80,
     choices=choices(120),
     cards_dealt=_ft_dealt,
     cards_in_play=_ft_in_play,
