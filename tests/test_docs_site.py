@@ -122,3 +122,11 @@ def test_the_version_is_1_0_0_everywhere() -> None:
         [sys.executable, "-m", "solitaire_env", "--version"], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0 and done.stdout.strip() == "solitaire-env 1.0.0", done
+
+
+def test_the_words_stay_within_their_budgets() -> None:
+    """README.md is one screen (at most 12 KB) and the docs' Markdown at most 200 KB in all: a
+    page that grows past them is a page to cut, not a budget to raise."""
+    assert (ROOT / "README.md").stat().st_size <= 12_000
+    total = sum(page.stat().st_size for page in DOCS.rglob("*.md"))
+    assert total <= 200_000, f"docs/ holds {total} bytes of Markdown"
