@@ -32,10 +32,12 @@ import numpy as np
 from solitaire_env.common.cards import JOKER
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge
 from solitaire_env.games import GameName
-from solitaire_env.hints import FortyThievesKnowledge, TriPeaksKnowledge, game_knowledge
+from solitaire_env.hints import game_knowledge
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
+from solitaire_env.tripeaks.knowledge import TriPeaksKnowledge
 
 Game = TriPeaksGame | FortyThievesGame
 

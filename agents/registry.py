@@ -20,7 +20,7 @@ import typing
 from typing import Any
 
 from agents.base import Agent
-from solitaire_env.games import GAME_NAMES, GameName
+from solitaire_env.games import GAMES, GameName
 
 #: The modules that define agents (a missing optional one is skipped: see ``_load``).
 AGENT_MODULES = (
@@ -68,9 +68,6 @@ def _load() -> dict[tuple[str, GameName], type[Agent]]:
     return _REGISTRY
 
 
-#: The games' names, from the table of games (:data:`solitaire_env.games.GAME_NAMES`).
-GAMES: tuple[GameName, ...] = GAME_NAMES
-
 #: Agents whose constructor passes its ``**keywords`` on to another function: the class's
 #: qualified name -> ``"module:function"`` of that function, whose keyword parameters are then
 #: the agent's further options (the TriPeaks rollout's base-policy weights).
@@ -89,8 +86,9 @@ class AgentOptionError(ValueError):
 
 def _check_game(game: object) -> GameName:
     """``game`` if it is a game's name (``"tripeaks"``; agents take names, not code letters)."""
-    if game not in GAMES:
-        raise ValueError(f"game: want {' or '.join(map(repr, GAMES))}, got {game!r}")
+    names = [g.name for g in GAMES]
+    if game not in names:
+        raise ValueError(f"game: want {' or '.join(map(repr, names))}, got {game!r}")
     return game
 
 
@@ -107,7 +105,7 @@ def agent_class(name: str, game: GameName = "tripeaks") -> type[Agent]:
     _check_game(game)
     cls = _load().get((name, game))
     if cls is None:
-        other = [g for g in GAMES if g != game and (name, g) in _load()]
+        other = [g.name for g in GAMES if g.name != game and (name, g.name) in _load()]
         plays = f" (it plays {other[0]} only)" if other else ""
         raise UnknownAgentError(f"unknown agent {name!r} for {game}{plays}; known: {', '.join(agent_names(game))}")
     return cls

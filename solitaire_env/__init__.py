@@ -1,7 +1,8 @@
 """Gymnasium environments for solitaire card games: TriPeaks and Forty Thieves.
 
 ``import solitaire_env`` registers ``solitaire_env/TriPeaks-v0`` and ``solitaire_env/FortyThieves-v0``
-(every env of the table of games, :mod:`solitaire_env.games`: ``GAMES``, ``ENV_IDS``, ``game_spec``).
+(every env of the table of games, :mod:`solitaire_env.games`: ``GAMES``, ``ENV_IDS``, ``game_spec``;
+:func:`~solitaire_env.games.register_game` adds a game).
 It also offers what a user needs to build and search a game without the env: the deal
 functions (``decode_deal``, ``parse_deal_code``, ``TriPeaksDeal``, ...), ``make_game`` (the game
 of a deal code under rule options), the rules cores
@@ -15,9 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gymnasium.envs.registration import register, registry
-
 from solitaire_env.common.deals import DealCode, DealCodeError, DealStringError, parse_deal_code
+from solitaire_env.dealing import decode_deal, make_game
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.games import (
     ENV_IDS,
@@ -26,9 +26,7 @@ from solitaire_env.games import (
     TRIPEAKS_MAX_STEPS,
     GameCode,
     GameName,
-    decode_deal,
     game_spec,
-    make_game,
 )
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 
@@ -131,13 +129,3 @@ __all__ = [
     "parse_deal_code",
     "solve",
 ]
-
-for _spec in GAMES:  # the one table of games (solitaire_env.games) lists the envs
-    if _spec.env_id not in registry:
-        register(
-            id=_spec.env_id,
-            entry_point=_spec.entry_point,
-            vector_entry_point=_spec.vector_entry_point,
-            max_episode_steps=_spec.max_episode_steps,
-        )
-del _spec

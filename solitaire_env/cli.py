@@ -34,19 +34,9 @@ from solitaire_env import __version__
 from solitaire_env.common.deals import DealCodeError, GameCode
 from solitaire_env.common.outputs import output_path_problem
 from solitaire_env.common.render import write_text
-from solitaire_env.deal_args import (
-    ft_rules,
-    game_for,
-    load_deal,
-    random_game,
-    rule_options,
-    source_note,
-    source_text,
-    tp_rules,
-)
-from solitaire_env.fortythieves.deal import FortyThievesDeal
-from solitaire_env.games import GAMES, game_name, game_spec
-from solitaire_env.text import RULE_NAMES, deal_text, hint_text, one_line, play_moves, solve_text
+from solitaire_env.deal_args import game_for, load_deal, random_game, rule_options, rules_for, source_note, source_text
+from solitaire_env.games import GAMES, TRIPEAKS, game_spec, spec_of
+from solitaire_env.text import deal_text, hint_text, one_line, play_moves, solve_text
 
 PROG = "solitaire-env"
 #: Exit status of every error.
@@ -167,7 +157,7 @@ def _game(text: str) -> GameCode:
 
 def _rule_letter(text: str) -> str:
     letter = text.strip().upper()
-    if letter not in RULE_NAMES:
+    if letter not in TRIPEAKS.letter_names:
         raise argparse.ArgumentTypeError(f"want E (Easy) or C (Classic), got {text!r}")
     return letter
 
@@ -209,7 +199,7 @@ def _seconds(text: str) -> float:
 
 
 def _game_name(text: str) -> str:
-    return game_name(_game(text))
+    return game_spec(_game(text)).name
 
 
 SOURCE_ARGS: tuple[Arg, ...] = (
@@ -368,19 +358,13 @@ examples:
     epilog=PLAY_EPILOG,
 )
 def cmd_play(args: argparse.Namespace) -> int:
-    from solitaire_env.common.tty import Session, run
-    from solitaire_env.fortythieves.session import FortyThievesSession
-    from solitaire_env.tripeaks.session import PlaySession
+    from solitaire_env.common.tty import run
 
     if args.file == "-":
         raise CLIError("play reads its keys from stdin: give the deal with --file PATH, not --file -")
     rng = np.random.default_rng(args.seed)
     deal, letter = load_deal(args, rng)
-    session: Session
-    if isinstance(deal, FortyThievesDeal):
-        session = FortyThievesSession(deal, ft_rules(args), rng=rng)
-    else:
-        session = PlaySession(deal, tp_rules(args, deal, letter), args.scoring or "app", rng=rng)
+    session = spec_of(deal).plugin.session(deal, rules_for(args, deal, letter), args, rng)
     return run(session, lines=args.lines)
 
 
@@ -465,7 +449,7 @@ def _solve_many(args: argparse.Namespace) -> int:
 
     if source_text(args) is not None:
         raise CLIError("give one deal (CODE, --string-in or --file) or --deals N, not both")
-    game = random_game(args, "the random deals")
+    game = random_game(args, "the random deals").code
     run = SolvabilityRun(
         game,
         args.rules or game_spec(game).default_rule,  # --rules is refused above for a game without it

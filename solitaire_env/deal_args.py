@@ -10,8 +10,8 @@ given is ``None``.
   random code of ``--game``, and its rule letter.  The game is the code's, or the deal
   string's (by its number of sections); an option of the other game, or a ``--game`` or a
   ``--rules`` that contradicts the deal, is an error.
-- :func:`rule_options` / :func:`tp_rules` / :func:`ft_rules` / :func:`game_for`: the rule
-  options given, the rules a deal is played by under them, and the rules-core game.
+- :func:`rules_for` / :func:`game_for`: the rules a deal is played by under the options given
+  (its game's plugin reads them), and the rules-core game.
 
 Every mistake is a :class:`ValueError` with a one-line message (the command line prints it as
 ``solitaire-env: error: <message>``); a file that cannot be read is an :class:`OSError`.
@@ -25,43 +25,24 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solitaire_env.common.deals import DealCode, DealStringError, GameCode, parse_deal_code, random_code
-from solitaire_env.fortythieves.deal import FortyThievesDeal
-from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.games import deal_string_spec, decode_deal, game_spec
-from solitaire_env.text import GAME_TITLES
-from solitaire_env.tripeaks.deal import TriPeaksDeal
-from solitaire_env.tripeaks.game import TriPeaksGame
-from solitaire_env.tripeaks.rules import TriPeaksRules
+from solitaire_env.common.deals import DealCode, parse_deal_code, random_code
+from solitaire_env.dealing import deal_string_game, decode_deal
+from solitaire_env.games import GAMES, GameSpec, game_spec, spec_of
 
 if TYPE_CHECKING:
     from solitaire_env.games import Deal
 
 __all__ = [
-    "GAME_OPTIONS",
     "check_game_options",
     "detect_game",
-    "ft_rules",
     "game_for",
     "load_deal",
     "random_game",
     "rule_options",
+    "rules_for",
     "source_note",
     "source_text",
-    "tp_rules",
 ]
-
-#: Options that apply to one game only: (attribute, option, game).  Their defaults are ``None``
-#: so that giving one for the other game can be told from not giving it.
-GAME_OPTIONS: tuple[tuple[str, str, str], ...] = (
-    ("rules", "--rules", "TP"),
-    ("jokers", "--jokers", "TP"),
-    ("draw", "--draw", "TP"),
-    ("faces", "--faces", "TP"),
-    ("waste_start", "--waste-start", "TP"),
-    ("foundation_return", "--foundation-return", "FT"),
-)
 
 
 def source_text(args: argparse.Namespace) -> str | None:
@@ -90,38 +71,43 @@ def source_note(args: argparse.Namespace) -> str | None:
     return code.strip() if code is not None and "|" not in code else None
 
 
-def check_game_options(args: argparse.Namespace, game: str, subject: str, why: str = "") -> None:
-    """Refuse an option of the other game, in one line naming the deal (``subject``) and, if
-    given, ``why`` it is of that game."""
-    for attr, option, owner in GAME_OPTIONS:
-        if owner != game and getattr(args, attr, None) is not None:
-            raise ValueError(
-                f"{option} applies to {GAME_TITLES[owner]} only, and {subject} is a {GAME_TITLES[game]} deal{why}"
-            )
-    scoring = getattr(args, "scoring", None)
-    if game == "FT" and scoring not in (None, "app"):
-        raise ValueError(f"--scoring {scoring} is a TriPeaks preset; Forty Thieves has app scoring only")
+def check_game_options(args: argparse.Namespace, game: GameSpec, subject: str, why: str = "") -> None:
+    """Refuse an option of another game (each game's plugin lists its ``CLI_OPTIONS``; their
+    defaults are ``None`` so that giving one can be told from not giving it), in one line naming
+    the deal (``subject``) and, if given, ``why`` it is of that game; then the game's own checks."""
+    for owner in GAMES:
+        if owner is game:
+            continue
+        for attr, option in owner.plugin.CLI_OPTIONS:
+            mine = any(attr == a for a, _ in game.plugin.CLI_OPTIONS)
+            if not mine and getattr(args, attr, None) is not None:
+                raise ValueError(f"{option} applies to {owner.title} only, and {subject} is a {game.title} deal{why}")
+    game.plugin.check_args(args)
 
 
-def random_game(args: argparse.Namespace, subject: str) -> GameCode:
-    """The game of a random deal (``--game``, default TriPeaks), after refusing the other
-    game's options in one line naming ``subject`` (``"the random deal"``)."""
-    game: GameCode = args.game or "TP"
-    why = f" (--game {game.lower()})" if args.game else " (--game tp by default; add --game ft for Forty Thieves)"
+def random_game(args: argparse.Namespace, subject: str) -> GameSpec:
+    """The game of a random deal (``--game``, default the first game of the table), after
+    refusing another game's options in one line naming ``subject`` (``"the random deal"``)."""
+    game = game_spec(args.game) if args.game else GAMES[0]
+    if args.game:
+        why = f" (--game {game.code.lower()})"
+    else:
+        others = "; ".join(f"add --game {g.code.lower()} for {g.title}" for g in GAMES if g is not game)
+        why = f" (--game {game.code.lower()} by default; {others})"
     check_game_options(args, game, subject, why)
     return game
 
 
-def detect_game(text: str, option: GameCode | None = None) -> GameCode:
+def detect_game(text: str, option: str | None = None) -> GameSpec:
     """The game of a deal code or deal string: ``--game`` if given, else the code's letters,
     else the deal string's number of ``|``-separated sections (3 TriPeaks, 11 Forty Thieves)."""
     if option is not None:
-        return option
+        return game_spec(option)
     if "|" not in text:
-        return parse_deal_code(text).game
+        return game_spec(parse_deal_code(text).game)
     try:
-        return deal_string_spec(text).code
-    except DealStringError as exc:
+        return deal_string_game(text)
+    except ValueError as exc:
         raise ValueError(str(exc)) from None
 
 
@@ -130,68 +116,54 @@ def load_deal(args: argparse.Namespace, rng: np.random.Generator | None = None) 
 
     The game is the code's, or the deal string's (by its sections), or ``--game`` (default
     TriPeaks) for a random code drawn from ``rng`` (default: a generator seeded by ``--seed``).
-    An option of the other game, or a ``--game`` that contradicts the deal, is an error.
+    An option of another game, or a ``--game`` that contradicts the deal, is an error.
     """
     text = source_text(args)
-    option: GameCode | None = args.game
-    jokers = args.jokers
+    option: str | None = args.game
+    rules = getattr(args, "rules", None)
+    dealt = {k: getattr(args, k) for g in GAMES for k in g.deal_options if getattr(args, k, None) is not None}
     if text is None:
         game = random_game(args, "the random deal")
         rng = rng if rng is not None else np.random.default_rng(args.seed)
-        code = random_code(game, args.rules or game_spec(game).default_rule, rng)
-        return decode_deal(code, jokers=jokers or 0), code.rule
+        code = random_code(game.code, rules or game.default_rule, rng)
+        return decode_deal(code, **dealt), code.rule
     if "|" in text:
         game = detect_game(text, option)
-        why = f" (--game {game.lower()})" if option else f" (it has {text.count('|') + 1} sections)"
+        why = f" (--game {game.code.lower()})" if option else f" (it has {text.count('|') + 1} sections)"
         check_game_options(args, game, "the deal string", why)
-        if game == "FT":
-            return FortyThievesDeal.parse(text), "N"
-        deal = TriPeaksDeal.parse(text)
-        if jokers is not None and jokers != deal.jokers:
-            raise ValueError(f"--jokers {jokers} does not match the deal string, which has {deal.jokers} joker(s)")
-        return deal, args.rules or "E"
+        deal = game.deal_class.parse(text)
+        for key, value in dealt.items():
+            if value != getattr(deal, key):
+                raise ValueError(
+                    f"--{key} {value} does not match the deal string, which has {getattr(deal, key)} {key[:-1]}(s)"
+                )
+        return deal, rules or game.default_rule
     code = parse_deal_code(text)
-    if option is not None and option != code.game:
-        raise ValueError(f"--game {option.lower()} contradicts the code {code}, a {GAME_TITLES[code.game]} code")
-    check_game_options(args, code.game, str(code))
-    if code.game == "TP":
-        if args.rules is not None and args.rules != code.rule:
-            raise ValueError(
-                f"--rules {args.rules} contradicts the code {code}, whose rule letter is {code.rule}; "
-                f"use {DealCode(code.game, args.rules, code.seed)} for that rule"
-            )
-        return decode_deal(code, jokers=jokers or 0), code.rule
-    return decode_deal(code), code.rule
+    spec = game_spec(code.game)
+    if option is not None and game_spec(option) is not spec:
+        raise ValueError(f"--game {option.lower()} contradicts the code {code}, a {spec.title} code")
+    check_game_options(args, spec, str(code))
+    if rules is not None and rules != code.rule:
+        raise ValueError(
+            f"--rules {rules} contradicts the code {code}, whose rule letter is {code.rule}; "
+            f"use {DealCode(code.game, rules, code.seed)} for that rule"
+        )
+    return decode_deal(code, **dealt), code.rule
 
 
-def rule_options(args: argparse.Namespace, game: str) -> dict[str, Any]:
+def rule_options(args: argparse.Namespace, game: object) -> dict[str, Any]:
     """The rule options (other than the rule letter and the look of the cards) the arguments
-    give for ``game``, as :func:`solitaire_env.games.make_game` takes them."""
-    if game == "FT":
-        value = getattr(args, "foundation_return", None)
-        return {} if value is None else {"foundation_return": value == "on"}
-    names = ("jokers", "draw", "waste_start")
-    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+    give for ``game``, as :func:`solitaire_env.dealing.make_game` takes them."""
+    return game_spec(game).plugin.rule_options(args)
 
 
-def ft_rules(args: argparse.Namespace) -> FortyThievesRules:
-    """The Forty Thieves rules under the arguments' options (the defaults for the others)."""
-    return FortyThievesRules(**rule_options(args, "FT"))
+def rules_for(args: argparse.Namespace, deal: Deal, letter: str) -> Any:
+    """The rules ``deal`` is played by under the arguments' options (its game's plugin:
+    ``rules_of_args``)."""
+    rules: Any = spec_of(deal).plugin.rules_of_args(args, deal, letter)
+    return rules
 
 
-def tp_rules(args: argparse.Namespace, deal: TriPeaksDeal, letter: str) -> TriPeaksRules:
-    """The TriPeaks rules ``deal`` is played by under the arguments' options: the rule
-    ``letter``, the deal's own jokers, ``--faces`` where the verb has it, the other options'
-    defaults."""
-    options = rule_options(args, "TP")
-    options["jokers"] = deal.jokers
-    if getattr(args, "faces", None) is not None:
-        options["faces"] = args.faces
-    return TriPeaksRules(wrap=letter == "E", **options)
-
-
-def game_for(args: argparse.Namespace, deal: Deal, letter: str) -> TriPeaksGame | FortyThievesGame:
-    """The rules-core game of ``deal`` under the arguments' options (:func:`tp_rules`, :func:`ft_rules`)."""
-    if isinstance(deal, FortyThievesDeal):
-        return FortyThievesGame(deal, ft_rules(args))
-    return TriPeaksGame(deal, tp_rules(args, deal, letter))
+def game_for(args: argparse.Namespace, deal: Deal, letter: str) -> Any:
+    """The rules-core game of ``deal`` under the arguments' options (:func:`rules_for`)."""
+    return spec_of(deal).game_class(deal, rules_for(args, deal, letter))

@@ -9,9 +9,9 @@
   gives ``"unwinnable"`` and the line that clears / founds the most cards; ``intractable`` (the
   budget ran out) gives ``"unknown"`` and the normal advice below, never ``"unwinnable"``.
 * **Some card unseen**: the verdict is ``"unknown"`` and the move comes from what the player
-  has seen.  TriPeaks: a heuristic (below).  It cannot read hidden cards:
-  :func:`tripeaks_knowledge` and :func:`fortythieves_knowledge` copy the seen facts out of the
-  game (every never-seen card becomes a placeholder, ``0``), and the heuristics read nothing but
+  has seen.  TriPeaks: a heuristic (below).  It cannot read hidden cards: each game's knowledge
+  (:func:`game_knowledge`: ``tripeaks_knowledge``, ``fortythieves_knowledge``) copies the seen
+  facts out of the game (every never-seen card becomes a placeholder, ``0``), and the heuristics read nothing but
   that copy.  Forty Thieves (only the stock's order is unseen): the fair planner's move
   (:mod:`solitaire_env.fortythieves.planning`, the ``planner`` agent's turn search: the plan up to
   the next draw that does best on sampled stock orders), its plan as ``line``; a safe foundation
@@ -30,19 +30,12 @@ The heuristics (also usable as agents through :func:`public_move`):
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from solitaire_env.common.budget import Budget, StoppedBy, search_budget
-from solitaire_env.common.result import SolveResult
-from solitaire_env.fortythieves.advice import fortythieves_advice
-from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge, fortythieves_knowledge
+from solitaire_env.common.budget import StoppedBy, search_budget
+from solitaire_env.games import spec_of
 from solitaire_env.solving import RulesArgument, as_game
-from solitaire_env.tripeaks.advice import tripeaks_advice
-from solitaire_env.tripeaks.game import TriPeaksGame
-from solitaire_env.tripeaks.knowledge import TriPeaksKnowledge, tripeaks_knowledge
 
 __all__ = [
     "REASON_BUDGET",
@@ -52,18 +45,12 @@ __all__ = [
     "REASON_PLAN",
     "REASON_WIN",
     "REASON_WON",
-    "FortyThievesKnowledge",
     "Hint",
-    "TriPeaksKnowledge",
     "Verdict",
-    "fortythieves_advice",
-    "fortythieves_knowledge",
     "game_knowledge",
     "hint",
     "public_advice",
     "public_move",
-    "tripeaks_advice",
-    "tripeaks_knowledge",
 ]
 
 Verdict = Literal["winnable", "unwinnable", "unknown"]
@@ -108,57 +95,38 @@ class Hint:
     stopped_by: StoppedBy | None = None
 
 
-# The rules are those of solitaire_env.fortythieves.rules (builds_on, foundation_for, is_safe);
-# the legal moves those of the rules core (the knowledge's legal_mask).
-
-
 # ---------------------------------------------------------------------- the hint
 
 
-def game_knowledge(game: TriPeaksGame | FortyThievesGame) -> TriPeaksKnowledge | FortyThievesKnowledge:
-    """The public information of ``game``: :func:`tripeaks_knowledge` or :func:`fortythieves_knowledge`."""
-    if isinstance(game, TriPeaksGame):
-        return tripeaks_knowledge(game)
-    if isinstance(game, FortyThievesGame):
-        return fortythieves_knowledge(game)
-    raise TypeError(f"not a TriPeaks or Forty Thieves game: {type(game).__name__}")
+def game_knowledge(game: Any) -> Any:
+    """The public information of ``game`` (its plugin's ``knowledge``: ``TriPeaksKnowledge``,
+    ``FortyThievesKnowledge``): what the player has seen, never a hidden card."""
+    return spec_of(game).plugin.knowledge(game)
 
 
-def public_advice(k: TriPeaksKnowledge | FortyThievesKnowledge) -> int | None:
+def public_advice(k: Any) -> int | None:
     """The heuristic's move from a knowledge object (``None`` when it has none)."""
-    if isinstance(k, TriPeaksKnowledge):
-        return tripeaks_advice(k)
-    return fortythieves_advice(k)
+    return spec_of(k).plugin.advice(k)
 
 
-def public_move(game: TriPeaksGame | FortyThievesGame) -> int | None:
+def public_move(game: Any) -> int | None:
     """The heuristic's move from what the player has seen (``None`` when it has none).
 
     The same whatever the unseen cards are: it reads the game only through
     :func:`game_knowledge`.  The move is always legal.
     """
-    if not isinstance(game, TriPeaksGame | FortyThievesGame):
-        raise TypeError(f"public_move() takes a TriPeaks or Forty Thieves game, not {type(game).__name__}")
-    k = game_knowledge(game)
+    try:
+        k = game_knowledge(game)
+    except TypeError:
+        raise TypeError(f"public_move() takes a game, not {type(game).__name__}") from None
     action = public_advice(k)
     if action is not None and not k.legal_mask >> action & 1:  # pragma: no cover - a bug if it happens
         raise AssertionError(f"the heuristic suggested an illegal move {action} ({game.action_name(action)})")
     return action
 
 
-def _solve(game: TriPeaksGame | FortyThievesGame, budget: Budget) -> SolveResult:
-    seconds = budget.seconds
-    if isinstance(game, TriPeaksGame):
-        from solitaire_env.tripeaks.solver import solve_tripeaks
-
-        return solve_tripeaks(game, max_nodes=budget.nodes, max_seconds=seconds, maximise_cleared=True)
-    from solitaire_env.fortythieves.solver import solve_fortythieves
-
-    return solve_fortythieves(game, max_nodes=budget.nodes, max_seconds=seconds)
-
-
 def _make(
-    game: TriPeaksGame | FortyThievesGame,
+    game: Any,
     action: int | None,
     verdict: Verdict,
     reason: str,
@@ -170,26 +138,17 @@ def _make(
     return Hint(action, verdict, tuple(line), reason, name, nodes, stopped_by)
 
 
-def _plan(game: FortyThievesGame, max_nodes: int | None, max_seconds: float | None) -> Hint:
-    """The fair planner's move with cards unseen (see the module docstring)."""
-    from solitaire_env.fortythieves.planning import DEFAULT_PLANNING, forced_move, plan_turn, public_rng
-
+def _plan(game: Any, max_nodes: int | None, max_seconds: float | None) -> Hint | None:
+    """The game's planner's move with cards unseen (``None``: the game has no planner)."""
     if not game.legal_mask():
         return _make(game, None, "unknown", REASON_OVER)
-    move = forced_move(game)
-    if move is not None:
-        return _make(game, move, "unknown", REASON_HIDDEN)
-    nodes = max_nodes if max_nodes is not None else int(DEFAULT_PLANNING["root_nodes"])
-    stats: dict[str, int] = {}
-    plans = plan_turn(
-        game, public_rng(game), samples=int(DEFAULT_PLANNING["samples"]), root_nodes=nodes,
-        eval_nodes=nodes if max_nodes is not None else int(DEFAULT_PLANNING["eval_nodes"]),
-        intractable=float(DEFAULT_PLANNING["intractable"]), stats=stats,
-        deadline=None if max_seconds is None else time.perf_counter() + max_seconds,
-    )  # fmt: skip
-    best = plans[0].moves
-    stop: StoppedBy = "seconds" if stats["skipped"] else "nodes"
-    return _make(game, best[0], "unknown", REASON_PLAN, best, stats["nodes"], stop)
+    found = spec_of(game).plugin.plan(game, max_nodes=max_nodes, max_seconds=max_seconds)
+    if found is None:
+        return None
+    moves, nodes, stop = found
+    if stop is None:  # a forced move: no search ran
+        return _make(game, moves[0], "unknown", REASON_HIDDEN)
+    return _make(game, moves[0], "unknown", REASON_PLAN, moves, nodes, stop)
 
 
 def hint(
@@ -202,7 +161,7 @@ def hint(
 ) -> Hint:
     """One move worth trying from ``game``'s position, and whether the position can be won.
 
-    ``game`` is a :class:`~solitaire_env.tripeaks.game.TriPeaksGame` or a
+    ``game`` is a rules-core game, :class:`~solitaire_env.tripeaks.game.TriPeaksGame` or
     :class:`~solitaire_env.fortythieves.game.FortyThievesGame` (e.g. ``env.unwrapped.game``), or
     a deal code, a deal string or a deal (its starting position; a code's rule letter sets the
     K-A wrap, ``rules`` the other rule options: see :func:`solitaire_env.solving.as_game`).
@@ -228,11 +187,12 @@ def hint(
     if not game.all_known:
         # cards are hidden: public advice only (the solver, an oracle, is never given the
         # true unseen cards; the planner searches sampled stock orders in their place)
-        if plan and isinstance(game, FortyThievesGame):
-            return _plan(game, max_nodes, max_seconds)
+        planned = _plan(game, max_nodes, max_seconds) if plan else None
+        if planned is not None:
+            return planned
         action = public_move(game)
         return _make(game, action, "unknown", REASON_HIDDEN if action is not None else REASON_OVER)
-    result = _solve(game, budget)
+    result = spec_of(game).plugin.hint_search(game, max_nodes=budget.nodes, max_seconds=budget.seconds)
     stop = result.stopped_by
     if result.status == "solved":
         line = tuple(result.line)

@@ -39,8 +39,8 @@ from solitaire_env.common.deals import GameCode, draw_codes, parse_deal_code
 from solitaire_env.common.pool import process_pool
 from solitaire_env.common.result import Status
 from solitaire_env.common.statistics import wilson
-from solitaire_env.games import code_letter, make_game
-from solitaire_env.text import GAME_TITLES, RULE_NAMES
+from solitaire_env.dealing import make_game
+from solitaire_env.games import game_spec
 
 if TYPE_CHECKING:
     from solitaire_env.common.result import SolveResult
@@ -106,8 +106,7 @@ def warm_up(code: str, rules: dict[str, Any] | None = None) -> None:
     """Load the compiled solver (numba's cache: about a second) before any timed solve."""
     from solitaire_env.solving import solve
 
-    # Forty Thieves: enough nodes to reach the beam, so that its kernels are loaded too
-    solve(make_game(code, rules), max_nodes=1 if code_letter(code[:2]) == "TP" else 3000)
+    solve(make_game(code, rules), max_nodes=game_spec(code[:2]).plugin.WARM_UP_NODES)
 
 
 def _solve_task(task: tuple[str, int | None, dict[str, Any] | None, float | None]) -> DealResult:
@@ -266,7 +265,9 @@ class SolvabilityRun:
     def header(self, codes: Sequence[str]) -> str:
         """Two lines: the game, rules and options; the codes, where they come from, the budget
         and the workers."""
-        what = GAME_TITLES[self.game] + (f", rules {self.rule}: {RULE_NAMES[self.rule]}" if self.game == "TP" else "")
+        spec = game_spec(self.game)
+        named = len(spec.letter_names) > 1  # a game with one rule letter does not name it
+        what = spec.title + (f", rules {self.rule}: {spec.letter_names[self.rule]}" if named else "")
         if self.rules:
             what += "; " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.rules.items())
         return (

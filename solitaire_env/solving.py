@@ -25,26 +25,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 from solitaire_env.common.budget import search_budget
 from solitaire_env.common.deals import DealCode, parse_deal_code
 from solitaire_env.common.result import SolveResult
-from solitaire_env.fortythieves.deal import FortyThievesDeal
-from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.games import GAMES, deal_string_spec, decode_deal
-from solitaire_env.tripeaks.deal import TriPeaksDeal
-from solitaire_env.tripeaks.game import TriPeaksGame
-from solitaire_env.tripeaks.rules import TriPeaksRules
+from solitaire_env.dealing import deal_string_game
+from solitaire_env.games import GAMES, GameSpec, game_spec, spec_of
 
 __all__ = ["GameArgumentError", "RulesArgument", "as_game", "solve"]
 
-#: What ``rules=`` takes: rule keywords, a rules object, or ``None`` (the defaults).
-RulesArgument = Mapping[str, Any] | TriPeaksRules | FortyThievesRules | None
-
-#: The title of the game each rules class is of (from the table of games).
-_RULES_TITLES = {g.rules_path: g.title for g in GAMES}
+#: What ``rules=`` takes: rule keywords (a mapping), a game's rules object (``TriPeaksRules``,
+#: ``FortyThievesRules``), or ``None`` (the defaults).
+RulesArgument: TypeAlias = Any
 
 
 class GameArgumentError(TypeError, ValueError):
@@ -55,28 +48,31 @@ class GameArgumentError(TypeError, ValueError):
     """
 
 
-def _rules_from(
-    cls: type[TriPeaksRules] | type[FortyThievesRules],
-    rules: RulesArgument,
-    forced: dict[str, Any],
-    what: str,
-) -> Any:
-    """``cls`` built from ``rules`` (a mapping or an instance), with ``forced`` values (from the
-    deal or its code) that an explicit ``rules`` value may repeat but not contradict."""
-    game_name = _RULES_TITLES[f"{cls.__module__}:{cls.__qualname__}"]
+def _game_of(thing: object) -> GameSpec | None:
+    """The row of the game ``thing`` is an object of, or ``None``."""
+    try:
+        return spec_of(thing)
+    except TypeError:
+        return None
+
+
+def _rules_from(spec: GameSpec, rules: Any, forced: dict[str, Any], what: str) -> Any:
+    """The game's rules built from ``rules`` (a mapping or an instance), with ``forced`` values
+    (from the deal or its code) that an explicit ``rules`` value may repeat but not contradict."""
+    cls = spec.rules_class
     if rules is None:
         options: dict[str, Any] = {}
     elif isinstance(rules, cls):
         options = rules.to_dict()
-    elif isinstance(rules, TriPeaksRules | FortyThievesRules):
-        raise ValueError(f"rules: a {type(rules).__name__} does not apply to {what}, a {game_name} deal")
+    elif dataclasses.is_dataclass(rules) and _game_of(rules) is not None:
+        raise ValueError(f"rules: a {type(rules).__name__} does not apply to {what}, a {spec.title} deal")
     elif isinstance(rules, Mapping):
         options = dict(rules)
         names = [f.name for f in dataclasses.fields(cls)]
         unknown = sorted(str(k) for k in options if k not in names)
         if unknown:
             raise ValueError(
-                f"rules: unknown {game_name} rule option{'s' if len(unknown) > 1 else ''} "
+                f"rules: unknown {spec.title} rule option{'s' if len(unknown) > 1 else ''} "
                 f"{', '.join(map(repr, unknown))}; options: {', '.join(names)}"
             )
     else:
@@ -88,29 +84,32 @@ def _rules_from(
     return cls(**options)
 
 
-def _text_deal(text: str, jokers: int) -> TriPeaksDeal | FortyThievesDeal:
+def _dealt_options(rules: Any) -> dict[str, Any]:
+    """The rule options in ``rules`` that change the cards dealt (TriPeaks ``jokers``), for any game."""
+    if isinstance(rules, Mapping):
+        return {k: rules[k] for g in GAMES for k in g.deal_options if k in rules}
+    if dataclasses.is_dataclass(rules):
+        return {k: getattr(rules, k) for g in GAMES for k in g.deal_options if hasattr(rules, k)}
+    return {}
+
+
+def _code_deal(code: DealCode, rules: Any) -> Any:
+    spec = game_spec(code.game)
+    options = {k: v for k, v in _dealt_options(rules).items() if k in spec.deal_options}
+    try:
+        return spec.deal_class.from_seed(code.seed, rule=code.rule, **options)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"rules: {error}") from None
+
+
+def _text_deal(text: str, rules: Any) -> Any:
     """The deal a string names: a deal string when it has ``|`` in it, else a deal code."""
     if "|" in text:
-        deal: TriPeaksDeal | FortyThievesDeal = deal_string_spec(text).deal_class.parse(text)
-        return deal
-    return _code_deal(parse_deal_code(text), jokers)
+        return deal_string_game(text).deal_class.parse(text)
+    return _code_deal(parse_deal_code(text), rules)
 
 
-def _code_deal(code: DealCode, jokers: int) -> TriPeaksDeal | FortyThievesDeal:
-    if code.game == "TP" and (isinstance(jokers, bool) or jokers not in (0, 1, 2)):
-        raise ValueError(f"rules: jokers must be 0, 1 or 2, got {jokers!r}")
-    return decode_deal(code, jokers=jokers if code.game == "TP" else 0)
-
-
-def _requested_jokers(rules: RulesArgument) -> int:
-    if isinstance(rules, TriPeaksRules):
-        return rules.jokers
-    if isinstance(rules, Mapping):
-        return rules.get("jokers", 0)
-    return 0
-
-
-def as_game(game: Any, *, rules: RulesArgument = None, caller: str = "solve") -> TriPeaksGame | FortyThievesGame:
+def as_game(game: Any, *, rules: RulesArgument = None, caller: str = "solve") -> Any:
     """The rules-core game that ``game`` stands for (see the module docstring for the forms).
 
     A game is returned as it is (not copied).  Errors: :class:`~solitaire_env.DealCodeError`
@@ -118,7 +117,8 @@ def as_game(game: Any, *, rules: RulesArgument = None, caller: str = "solve") ->
     ``ValueError`` for bad ``rules``, :class:`GameArgumentError` for anything else; each one
     line saying what is wrong.
     """
-    if isinstance(game, TriPeaksGame | FortyThievesGame):
+    spec = None if isinstance(game, str | DealCode) else _game_of(game)
+    if spec is not None and isinstance(game, spec.game_class):
         if rules is not None:
             raise ValueError(
                 f"{caller}(): rules= applies to a deal code, a deal string or a deal; "
@@ -126,24 +126,20 @@ def as_game(game: Any, *, rules: RulesArgument = None, caller: str = "solve") ->
             )
         return game
     if isinstance(game, str):
-        deal: Any = _text_deal(game, _requested_jokers(rules))
+        deal: Any = _text_deal(game, rules)
     elif isinstance(game, DealCode):
-        deal = _code_deal(game, _requested_jokers(rules))
-    elif isinstance(game, TriPeaksDeal | FortyThievesDeal):
+        deal = _code_deal(game, rules)
+    elif spec is not None and isinstance(game, spec.deal_class):
         deal = game
     else:
+        games = " or ".join(g.title for g in GAMES)
         raise GameArgumentError(
-            f"{caller}() takes a TriPeaks or Forty Thieves game, a deal, a deal code (like 'TP1-E-AAAAAAB') "
+            f"{caller}() takes a {games} game, a deal, a deal code (like 'TP1-E-AAAAAAB') "
             f"or a deal string, not {type(game).__name__}"
         )
+    spec = spec_of(deal)
     what = f"the deal {deal.code}" if deal.code is not None else "the deal string"
-    if isinstance(deal, FortyThievesDeal):
-        return FortyThievesGame(deal, _rules_from(FortyThievesRules, rules, {}, what))
-    forced: dict[str, Any] = {"jokers": (deal.jokers, f"it has {deal.jokers} joker(s)")}
-    if deal.code is not None:
-        letter = "E (K and A adjacent)" if deal.code.wrap else "C (K and A not adjacent)"
-        forced["wrap"] = (deal.code.wrap, f"its rule letter is {letter}")
-    return TriPeaksGame(deal, _rules_from(TriPeaksRules, rules, forced, what))
+    return spec.game_class(deal, _rules_from(spec, rules, spec.plugin.forced_rules(deal), what))
 
 
 def solve(
@@ -169,10 +165,4 @@ def solve(
     """
     position = as_game(game, rules=rules, caller="solve")
     search_budget(max_nodes, max_seconds)  # a bad budget is an error before any search
-    if isinstance(position, TriPeaksGame):
-        from solitaire_env.tripeaks.solver import solve_tripeaks
-
-        return solve_tripeaks(position, max_nodes=max_nodes, max_seconds=max_seconds)
-    from solitaire_env.fortythieves.solver import solve_fortythieves
-
-    return solve_fortythieves(position, max_nodes=max_nodes, max_seconds=max_seconds)
+    return spec_of(position).plugin.solve(position, max_nodes=max_nodes, max_seconds=max_seconds)

@@ -1,9 +1,10 @@
 """The words of the command line: what ``deal``, ``solve`` and ``hint`` print, and the move
 names ``hint --moves`` reads.
 
-One module for both games rather than a ``text.py`` in each: every report starts with the same
-lines (code, game, rules) and differs per game only in a few words and in the board, which each
-game's drawing in :mod:`solitaire_env.render` provides.
+One module for every game: every report starts with the same lines (code, game, rules) and
+differs per game only in a few words and in the board, which each game's plugin
+(:class:`~solitaire_env.common.plugin.GamePlugin`: ``deal_lines``, ``rules_text``, ``board``,
+``parse_move``) provides.
 
 - :func:`deal_text`: a deal's code, game, rules and opening board (or, with ``full``, every
   card, the hidden ones labelled as such).
@@ -19,20 +20,10 @@ line prints it as ``solitaire-env: error: <message>``).
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from solitaire_env.common.cards import card_text, parse_card
-from solitaire_env.common.render import symbol
-from solitaire_env.fortythieves.deal import FortyThievesDeal
-from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.fortythieves.render import fortythieves_ansi
-from solitaire_env.fortythieves.rules import FIRST_FOUNDATION_SRC, FOUNDATION, NUM_COLUMNS, WASTE
-from solitaire_env.games import GAMES
-from solitaire_env.tripeaks.deal import TriPeaksDeal
-from solitaire_env.tripeaks.game import TriPeaksGame
-from solitaire_env.tripeaks.render import tripeaks_ansi
-from solitaire_env.tripeaks.rules import TriPeaksRules
+from solitaire_env.common.cards import card_text
+from solitaire_env.games import spec_of
 
 if TYPE_CHECKING:
     from solitaire_env.common.result import SolveResult
@@ -40,27 +31,15 @@ if TYPE_CHECKING:
     from solitaire_env.hints import Hint
 
 __all__ = [
-    "FT_STOCK_PER_LINE",
-    "GAME_TITLES",
-    "RULE_NAMES",
     "STOP_WORDS",
     "deal_text",
-    "ft_deal_text",
     "game_lines",
     "hint_text",
     "one_line",
     "parse_move",
     "play_moves",
     "solve_text",
-    "tp_deal_text",
 ]
-
-#: The TriPeaks rules by the rule letter of their deal codes.
-RULE_NAMES = {"E": "Easy (K and A are adjacent)", "C": "Classic (K and A are not adjacent)"}
-#: The games' titles, by the letters of their deal codes (from the table of games).
-GAME_TITLES: dict[str, str] = {g.code: g.title for g in GAMES}
-#: Stock cards per line in ``deal --open`` for Forty Thieves.
-FT_STOCK_PER_LINE = 16
 
 
 def one_line(exc: BaseException) -> str:
@@ -77,89 +56,34 @@ def one_line(exc: BaseException) -> str:
 # --------------------------------------------------------------------------- deal
 
 
-def code_lines(deal: Deal, game: str, source: str | None) -> list[str]:
+def code_lines(deal: Deal, source: str | None) -> list[str]:
     """The first lines of ``deal``'s output: the code (and what was read, if it differs) and the game."""
     if deal.code is not None:
         note = f"  (read from {source!r})" if source is not None and source != str(deal.code) else ""
         code_line = f"code:   {deal.code}{note}"
     else:
         code_line = "code:   none (a deal string)"
-    return [code_line, f"game:   {GAME_TITLES[game]}"]
+    return [code_line, f"game:   {spec_of(deal).title}"]
 
 
 def deal_text(deal: Deal, letter: str, *, full: bool = False, source: str | None = None) -> str:
-    """What ``deal`` prints: code, game, rules and the board (or the full deal).  ``source`` is
-    the code as the user typed it (named when it differs from the canonical code)."""
-    if isinstance(deal, FortyThievesDeal):
-        return ft_deal_text(deal, full=full, source=source)
-    return tp_deal_text(deal, letter, full=full, source=source)
-
-
-def tp_deal_text(deal: TriPeaksDeal, letter: str, *, full: bool = False, source: str | None = None) -> str:
-    """What ``deal`` prints for a TriPeaks deal under the rule ``letter``: code, game, rules,
-    jokers and the board at the start as the player sees it; with ``full``, every card face
-    up, the waste and the stock in draw order, labelled as not what the player sees."""
-    lines = code_lines(deal, "TP", source)
-    lines.append(f"rules:  {RULE_NAMES[letter]}")
-    if deal.jokers:
-        lines.append(f"jokers: {deal.jokers} in the stock")
-    rules = TriPeaksRules(wrap=letter == "E", jokers=deal.jokers, faces="open" if full else "standard")
-    board = tripeaks_ansi(TriPeaksGame(deal, rules).public_view()).split("\n")
-    lines.append("")
-    if full:
-        lines.append("FULL DEAL: every card face up, including the 18 that start face down (not what the player sees)")
-        lines.append("")
-        lines.extend(board[:4])
-        lines.append("")
-        lines.append(f"  waste {symbol(card_text(deal.waste))}")
-        stock = " ".join(symbol(card_text(c)) for c in deal.stock)
-        lines.append(f"  stock ({len(deal.stock)} cards, in draw order): {stock}")
-    else:
-        lines.append("board at the start, as the player sees it:")
-        lines.append("")
-        lines.extend(board[:6])
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def ft_deal_text(deal: FortyThievesDeal, *, full: bool = False, source: str | None = None) -> str:
-    """What ``deal`` prints for a Forty Thieves deal: code, game, rules and the opening board
-    (all 10 columns face up, stock count, empty waste and foundations); with ``full``, the
-    stock in draw order too, labelled as hidden information."""
-    lines = code_lines(deal, "FT", source)
-    lines.append("rules:  N, the app's: 2 decks, 10 columns of 4 face up, a 64-card stock drawn once")
-    board = fortythieves_ansi(FortyThievesGame(deal).public_view()).rstrip("\n").split("\n")
-    counters = max(i for i, line in enumerate(board) if not line.strip())  # the blank line before the counters
-    lines += ["", "board at the start, as the player sees it:", "", *board[:counters]]
-    if full:
-        lines += [
-            "",
-            f"HIDDEN: the stock, face down, in draw order ({len(deal.stock)} cards; not what the player sees):",
-        ]
-        for i in range(0, len(deal.stock), FT_STOCK_PER_LINE):
-            part = deal.stock[i : i + FT_STOCK_PER_LINE]
-            cards = " ".join(symbol(card_text(c)) for c in part)
-            lines.append(f"  {i + 1:>2}-{i + len(part):<2}  {cards}")
+    """What ``deal`` prints: code, game, rules and the board as the player sees it (or, with
+    ``full``, every card, the hidden ones labelled as such).  ``source`` is the code as the user
+    typed it (named when it differs from the canonical code)."""
+    lines = code_lines(deal, source) + spec_of(deal).plugin.deal_lines(deal, letter, full=full)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
 # --------------------------------------------------------------------------- solve
 
 
-def game_lines(game: TriPeaksGame | FortyThievesGame, letter: str, source: str | None) -> list[str]:
+def game_lines(game: Any, letter: str, source: str | None) -> list[str]:
     """The first lines of ``solve`` and ``hint``: code, game and the rules ``game`` plays by."""
     lines = []
-    for line in code_lines(game.deal, "TP" if isinstance(game, TriPeaksGame) else "FT", source):
+    for line in code_lines(game.deal, source):
         label, value = line.split(":", 1)
         lines.append(f"{label + ':':<9}{value.strip()}")
-    if isinstance(game, TriPeaksGame):
-        rules = game.rules
-        extra = [f"draw {rules.draw}"] if rules.draw != "anytime" else []
-        extra += ["all cards face up"] if rules.faces != "standard" else []
-        extra += [f"waste start {rules.waste_start}"] if rules.waste_start != "card" else []
-        extra += [f"{rules.jokers} joker(s)"] if rules.jokers else []
-        lines.append(f"rules:   {RULE_NAMES[letter]}" + (f"; {', '.join(extra)}" if extra else ""))
-    else:
-        lines.append(f"rules:   N (the app's); foundation return {'on' if game.rules.foundation_return else 'off'}")
+    lines.append(f"rules:   {spec_of(game).plugin.rules_text(game, letter)}")
     return lines
 
 
@@ -175,7 +99,7 @@ STOP_WORDS: dict[str, str] = {
 
 
 def solve_text(
-    game: TriPeaksGame | FortyThievesGame,
+    game: Any,
     letter: str,
     result: SolveResult,
     *,
@@ -187,8 +111,9 @@ def solve_text(
     words (replayed on a copy of ``game``), the node count and the time."""
     from solitaire_env.common.budget import search_budget
 
-    is_tp = isinstance(game, TriPeaksGame)
-    total, verb_done, verb_now = (28, "cleared", "clears") if is_tp else (104, "founded", "founds")
+    plugin = spec_of(game).plugin
+    total = plugin.PROGRESS_TOTAL
+    verb_done, verb_now = plugin.PROGRESS_VERBS
     lines = game_lines(game, letter, source)
     budget = search_budget(max_nodes, max_seconds).describe()
     if result.status == "solved":
@@ -215,7 +140,7 @@ def solve_text(
         reason = g.try_play(action)
         if reason is not None:  # a solver bug: say so rather than print a wrong line
             raise ValueError(f"the solver's line is illegal at move {i} ({name}): {reason}")
-        if is_tp and action == 28:
+        if action == plugin.DRAW_ACTION:
             name += f" ({card_text(g.waste[-1])})"
         lines.append(f"  {i:>{width}}. {name}")
     state = "won" if g.won else "not won"
@@ -225,83 +150,28 @@ def solve_text(
 
 # --------------------------------------------------------------------------- hint
 
-_TP_REMOVE = re.compile(r"remove\s+(\S+)(?:\s*\(\s*slot\s+(\d+)\s*\))?", re.IGNORECASE)
-_FT_PLACE = r"column\s+\d+|waste|foundation(?:\s+\d+)?"
-_FT_MOVE = re.compile(rf"move\s+(.+?)\s+from\s+({_FT_PLACE})\s+to\s+({_FT_PLACE})", re.IGNORECASE)
 
-
-def _ft_place(text: str, *, dest: bool) -> int:
-    """A Forty Thieves place of an action name: ``column 3``, ``waste``, ``foundation 2``
-    (a source), ``foundation`` (the destination)."""
-    words = text.lower().split()
-    if words[0] == "column" and 1 <= int(words[1]) <= NUM_COLUMNS:
-        return int(words[1]) - 1
-    if dest:
-        if words == ["foundation"]:
-            return FOUNDATION
-        raise ValueError(f"a move goes to 'column 1'-'column 10' or 'foundation', not {text!r}")
-    if words == ["waste"]:
-        return WASTE
-    if words[0] == "foundation" and len(words) == 2 and 1 <= int(words[1]) <= 8:
-        return FIRST_FOUNDATION_SRC + int(words[1]) - 1
-    raise ValueError(
-        f"a move comes from 'column 1'-'column 10', 'waste' or 'foundation 1'-'foundation 8', not {text!r}"
-    )
-
-
-def parse_move(game: TriPeaksGame | FortyThievesGame, text: str) -> int:
-    """The env action that ``text`` names in ``game``'s position: an action number, or an
-    action name as ``game.action_name`` prints it.  ``ValueError`` saying why not."""
-    is_tp = isinstance(game, TriPeaksGame)
-    draw = 28 if is_tp else 209
-    want = (
-        "want an action number 0-28, 'draw', or 'remove <card> (slot <n>)'"
-        if is_tp
-        else "want an action number 0-209, 'draw', or 'move <card> from <place> to <place>'"
-    )
+def parse_move(game: Any, text: str) -> int:
+    """The env action that ``text`` names in ``game``'s position: an action number, ``draw``, or
+    an action name as ``game.action_name`` prints it.  ``ValueError`` saying why not."""
+    spec = spec_of(game)
+    draw = spec.plugin.DRAW_ACTION
+    want = f"want an action number 0-{draw}, {spec.plugin.move_forms()}"
     word = " ".join(text.split())
     if word.isdigit():
         action = int(word)
         if action > draw:
-            raise ValueError(f"not a {GAME_TITLES['TP' if is_tp else 'FT']} action: {want}")
+            raise ValueError(f"not a {spec.title} action: {want}")
         return action
     if word.lower() == "draw":
         return draw
-    if isinstance(game, TriPeaksGame):
-        m = _TP_REMOVE.fullmatch(word)
-        if m is None:
-            raise ValueError(want)
-        card_word, slot_word = m.groups()
-        card = None if card_word == "??" else parse_card(card_word)
-        if slot_word is not None:
-            slot = int(slot_word)
-            if slot >= draw:
-                raise ValueError(f"no slot {slot}: slots are 0-27")
-            up = game.face_up >> slot & 1 and not game.removed >> slot & 1
-            if card is not None and up and game.tableau[slot] != card:
-                raise ValueError(f"slot {slot} holds {card_text(game.tableau[slot])}, not {card_text(card)}")
-            return slot
-        if card is None:
-            raise ValueError("'remove ??' needs its slot: 'remove ?? (slot <n>)'")
-        showing = game.face_up & ~game.removed
-        slots = [i for i in range(draw) if showing >> i & 1 and game.tableau[i] == card]
-        if not slots:
-            raise ValueError(f"{card_text(card)} is not a face-up card of the board")
-        return slots[0]
-    m = _FT_MOVE.fullmatch(word)
-    if m is None:
+    named = spec.plugin.parse_move(game, word)
+    if named is None:
         raise ValueError(want)
-    card_word, src_word, dst_word = m.groups()
-    src, dst = _ft_place(src_word, dest=False), _ft_place(dst_word, dest=True)
-    if card_word.lower() != "the top card":
-        card = parse_card(card_word)
-        top = game.source_card(src)
-        if top is not None and top != card:
-            raise ValueError(f"the card on top of {src_word.lower()} is {card_text(top)}, not {card_text(card)}")
-    return src * 11 + dst
+    return named
 
 
-def play_moves(game: TriPeaksGame | FortyThievesGame, moves: str) -> list[tuple[int, str]]:
+def play_moves(game: Any, moves: str) -> list[tuple[int, str]]:
     """Play ``--moves`` (comma-separated, see :func:`parse_move`) on ``game`` through the rules
     core; returns each played move as ``(action, name)`` (a draw's name says the card drawn).
     The first bad or illegal move is a one-line :class:`ValueError` naming its place in the
@@ -309,7 +179,7 @@ def play_moves(game: TriPeaksGame | FortyThievesGame, moves: str) -> list[tuple[
     tokens = [t.strip() for t in moves.split(",")]
     if tokens == [""]:
         return []
-    draw = 28 if isinstance(game, TriPeaksGame) else 209
+    draw = spec_of(game).plugin.DRAW_ACTION
     played: list[tuple[int, str]] = []
     for i, token in enumerate(tokens, 1):
         where = f"--moves: move {i} of {len(tokens)} ({token!r})"
@@ -329,9 +199,7 @@ def play_moves(game: TriPeaksGame | FortyThievesGame, moves: str) -> list[tuple[
     return played
 
 
-def hint_text(
-    game: TriPeaksGame | FortyThievesGame, letter: str, h: Hint, played: list[tuple[int, str]], source: str | None
-) -> str:
+def hint_text(game: Any, letter: str, h: Hint, played: list[tuple[int, str]], source: str | None) -> str:
     """What ``hint`` prints: the deal, the moves played, the board, the hint and its verdict."""
     lines = game_lines(game, letter, source)
     if played:
@@ -340,8 +208,8 @@ def hint_text(
         lines += [f"  {i:>{width}}. {name}" for i, (_, name) in enumerate(played, 1)]
     else:
         lines.append("moves:   none: the position at the start of the deal")
-    board = tripeaks_ansi if isinstance(game, TriPeaksGame) else fortythieves_ansi
-    lines += ["", *board(game.public_view()).rstrip("\n").split("\n"), ""]
+    board = spec_of(game).plugin.board(game.public_view())
+    lines += ["", *board.rstrip("\n").split("\n"), ""]
     if h.action is None:
         lines.append(f"hint:    no move: {h.reason}")
     else:

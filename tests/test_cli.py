@@ -21,11 +21,11 @@ from solitaire_env.cli import VERBS, main
 from solitaire_env.common.cards import NUM_CARDS, card_symbol, card_text
 from solitaire_env.common.deals import parse_deal_code
 from solitaire_env.common.tty import Session, decode_keys, normalize_key, run_lines
+from solitaire_env.dealing import decode_deal
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import REASONS as FT_REASONS
 from solitaire_env.fortythieves.rules import FortyThievesRules
 from solitaire_env.fortythieves.session import FortyThievesSession, ft_line_keys
-from solitaire_env.games import decode_deal
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.rules import DRAW, ROW_OF, TriPeaksRules
 from solitaire_env.tripeaks.session import PlaySession, line_keys

@@ -16,8 +16,8 @@ import pytest
 import solitaire_env
 from solitaire_env.cli import VERBS, main
 from solitaire_env.common.deals import parse_deal_code
+from solitaire_env.dealing import decode_deal
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.games import decode_deal
 from solitaire_env.hints import REASON_PLAN, public_move
 from solitaire_env.text import parse_move
 from solitaire_env.tripeaks.game import TriPeaksGame

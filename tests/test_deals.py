@@ -27,8 +27,8 @@ from solitaire_env.common.deals import (
     random_code,
     shuffle,
 )
+from solitaire_env.dealing import decode_deal
 from solitaire_env.fortythieves.deal import FortyThievesDeal
-from solitaire_env.games import decode_deal
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 
 # --------------------------------------------------------------------------- golden layouts

@@ -13,10 +13,11 @@ import pytest
 import solitaire_env
 from solitaire_env import games
 from solitaire_env.common.deals import GAME_SALT, RULE_LETTERS, DealStringError, draw_codes, parse_deal_code
+from solitaire_env.dealing import deal_string_game, decode_deal, make_game
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import FortyThievesRules
-from solitaire_env.games import ENV_IDS, GAMES, decode_deal, game_spec, make_game
+from solitaire_env.games import ENV_IDS, GAMES, game_spec
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import TriPeaksRules
@@ -28,8 +29,8 @@ def test_rows_are_distinct_and_the_derived_lists_follow_them() -> None:
     for field in ("code", "name", "title", "env_id", "deal_sections", "salt"):
         values = [getattr(g, field) for g in GAMES]
         assert len(set(values)) == len(values), field
-    assert games.GAME_NAMES == ("tripeaks", "fortythieves")
-    assert games.GAME_CODES == ("TP", "FT")
+    assert tuple(g.name for g in GAMES) == ("tripeaks", "fortythieves")
+    assert tuple(g.code for g in GAMES) == ("TP", "FT")
     assert dict(ENV_IDS) == {"tripeaks": "solitaire_env/TriPeaks-v0", "fortythieves": "solitaire_env/FortyThieves-v0"}
     assert GAME_SALT == {"TP": 0x5450, "FT": 0x4654}  # what every golden layout was dealt with
     assert RULE_LETTERS == {"TP": {"E": "E", "C": "C", "N": "E"}, "FT": {"N": "N"}}
@@ -83,8 +84,8 @@ def test_batch_classes_are_the_vector_envs() -> None:
     ],
 )
 def test_game_spec_takes_names_codes_and_titles(text: str, name: str) -> None:
-    assert game_spec(text).name == games.game_name(text) == name
-    assert games.code_letter(text) == game_spec(name).code
+    assert game_spec(text).name == game_spec(text).name == name
+    assert games.game_spec(text).code == game_spec(name).code
     assert game_spec(game_spec(text)) is game_spec(text)
 
 
@@ -95,8 +96,9 @@ def test_game_spec_rejects_other_games(bad: object) -> None:
 
 
 def test_deal_string_of_no_game() -> None:
+    assert games.deal_string_spec("AS | 2S") is None
     with pytest.raises(DealStringError, match=r"3 sections .* or 11 .* got 2"):
-        games.deal_string_spec("AS | 2S")
+        deal_string_game("AS | 2S")
 
 
 @pytest.mark.parametrize("code", ["TP1-E-AAAAAAB", "TP1-C-QX4ZZ2A", "tp1-n-AAAAAAH", "FT1-N-AAAAAAB", "FT1-N-QX4ZZ2A"])
@@ -109,7 +111,7 @@ def test_decode_deal_through_the_table_deals_what_the_deal_classes_deal(code: st
         plain: object = TriPeaksDeal.from_seed(parsed.seed, rule=parsed.rule)
     else:
         want = plain = FortyThievesDeal.from_seed(parsed.seed)  # jokers do not apply
-    for got in (games.decode_deal(code, jokers=jokers), decode_deal(code, jokers=jokers)):
+    for got in (solitaire_env.decode_deal(code, jokers=jokers), decode_deal(code, jokers=jokers)):
         assert got == want and got.code == parsed
     assert decode_deal(parsed) == plain
 

@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 import solitaire_env
 from solitaire_env.common.cards import JOKER, card_id
 from solitaire_env.common.deals import DealCodeError, DealStringError
+from solitaire_env.dealing import decode_deal
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import FOUNDATION, NUM_DESTS
 from solitaire_env.fortythieves.session import FortyThievesSession
-from solitaire_env.games import decode_deal
 from solitaire_env.hints import (
     REASON_BUDGET,
     REASON_HIDDEN,
@@ -39,10 +39,10 @@ from solitaire_env.hints import (
     Hint,
     hint,
     public_move,
-    tripeaks_knowledge,
 )
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
+from solitaire_env.tripeaks.knowledge import tripeaks_knowledge
 from solitaire_env.tripeaks.rules import DRAW, TriPeaksRules
 from solitaire_env.tripeaks.session import PlaySession
 from solitaire_env.tripeaks.solver import solve_tripeaks

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from solitaire_env.common.cards import card_text
 from solitaire_env.common.tty import WIDTH, Session, fit, run_lines
+from solitaire_env.dealing import decode_deal
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.rules import FortyThievesRules
 from solitaire_env.fortythieves.session import FT_KEYS_LINE, FortyThievesSession
-from solitaire_env.games import decode_deal
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.rules import TriPeaksRules
 from solitaire_env.tripeaks.session import KEYS_LINE, PlaySession

@@ -18,8 +18,8 @@ import pytest
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.common import render as common_render
 from solitaire_env.common.render import BLACK, CARD_H, CARD_W, RED, fallback_table, text_for, write_text
+from solitaire_env.dealing import decode_deal
 from solitaire_env.fortythieves.render import FT_FAN, fortythieves_ansi, fortythieves_card_xy
-from solitaire_env.games import decode_deal
 from solitaire_env.tripeaks.render import TP_WASTE_XY, tripeaks_ansi, tripeaks_card_xy
 
 TP_ID, FT_ID = "solitaire_env/TriPeaks-v0", "solitaire_env/FortyThieves-v0"

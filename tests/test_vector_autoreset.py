@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import solitaire_env  # noqa: F401  (registers the env ids)
-from solitaire_env.games import ENV_IDS, GAME_NAMES, TRIPEAKS
+from solitaire_env.games import ENV_IDS, GAMES, TRIPEAKS
 
 #: The env id docs/vector.md's example makes (the test swaps in each game's).
 TRIPEAKS_ID = TRIPEAKS.env_id
@@ -43,7 +43,7 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.where(masks, rng.random(masks.shape), -1.0).argmax(axis=1)
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", tuple(g.name for g in GAMES))
 def test_the_documented_loop_runs_for_every_game(game: str, capsys: pytest.CaptureFixture[str]) -> None:
     code = doc_example()
     assert code.count(f'"{TRIPEAKS_ID}"') == 1, "the example should make the TriPeaks batch env once"
@@ -61,7 +61,7 @@ def test_the_documented_loop_runs_for_every_game(game: str, capsys: pytest.Captu
 
 
 @pytest.mark.parametrize("illegal_action", ["penalize", "raise"])
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", tuple(g.name for g in GAMES))
 def test_an_env_awaiting_its_reset_step(game: str, illegal_action: str) -> None:
     """A game over leaves an all-False mask (info and action_masks()); the next step resets that
     env whatever it is sent (here action 0, illegal in a finished game): reward 0, no illegal
@@ -100,7 +100,7 @@ def test_an_env_awaiting_its_reset_step(game: str, illegal_action: str) -> None:
         env.close()
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", tuple(g.name for g in GAMES))
 def test_same_step_masks_are_never_all_false(game: str) -> None:
     env = gym.make_vec(ENV_IDS[game], num_envs=64, autoreset_mode="same_step")
     try:
@@ -117,7 +117,7 @@ def test_same_step_masks_are_never_all_false(game: str) -> None:
         env.close()
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", tuple(g.name for g in GAMES))
 def test_the_package_sampler_takes_all_false_rows(game: str) -> None:
     from solitaire_env.tripeaks.batch_kernels import sample_legal
 

@@ -13,7 +13,7 @@ from conftest import ft_example_win
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.common.deals import DealCodeError, parse_deal_code
 from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
-from solitaire_env.games import GAME_NAMES, GAMES, game_spec
+from solitaire_env.games import GAMES, game_spec
 from solitaire_env.solvability import draw_codes, solve_code
 from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
 
@@ -40,7 +40,7 @@ def dealt_codes(env: Any, episodes: int, seed: int | None = 0) -> list[list[str]
     return codes
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", tuple(g.name for g in GAMES))
 def test_excluded_codes_are_skipped_and_the_rest_keep_their_order(game: str) -> None:
     env_class, _, block, _ = batch_env(game)
     kwargs = {"max_episode_steps": 1, "autoreset_mode": "same_step"}
@@ -61,7 +61,7 @@ def test_excluded_codes_are_skipped_and_the_rest_keep_their_order(game: str) -> 
     assert dealt_codes(env, 20) == [g[:20] for g in got]
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", tuple(g.name for g in GAMES))
 def test_nothing_changes_without_exclusions(game: str) -> None:
     env_class, env_id, _, _ = batch_env(game)
     kwargs = {"max_episode_steps": 1, "autoreset_mode": "same_step"}
@@ -89,7 +89,7 @@ def test_injected_deals_are_played_even_if_excluded() -> None:
     assert list(info["deal_code"]) == ["FT1-N-ABCDEFG"]
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", tuple(g.name for g in GAMES))
 def test_bad_exclusions_raise(game: str) -> None:
     env_class, _, _, other_game = batch_env(game)
     with pytest.raises(DealCodeError, match="is for game"):

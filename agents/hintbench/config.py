@@ -110,7 +110,7 @@ class HintBenchConfig(cfg.Settings):
         """Make the first deal's game and every agent once (a bad option fails here, named)."""
         from agents.hintbench.heuristics import heuristic
         from solitaire_env.common.deals import draw_codes
-        from solitaire_env.games import make_game
+        from solitaire_env.dealing import make_game
 
         found = []
         try:

@@ -19,8 +19,9 @@ from typing import Any, NamedTuple
 
 from agents.base import Agent, Game, decide
 from solitaire_env.common.deals import parse_deal_code
+from solitaire_env.dealing import make_game
 from solitaire_env.fortythieves.game import FortyThievesGame
-from solitaire_env.games import game_spec, make_game
+from solitaire_env.games import game_spec
 
 __all__ = ["Position", "position_game", "sample_positions"]
 

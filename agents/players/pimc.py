@@ -38,16 +38,14 @@ from typing import Any
 
 from agents.base import Agent, Game, GameName, PublicState
 from solitaire_env.common.result import SolveResult
+from solitaire_env.fortythieves.advice import fortythieves_advice
 from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge
 from solitaire_env.fortythieves.planning import founds_safely
 from solitaire_env.fortythieves.python_solver import ordered_moves as ft_solver_moves
-from solitaire_env.hints import (
-    FortyThievesKnowledge,
-    TriPeaksKnowledge,
-    fortythieves_advice,
-    tripeaks_advice,
-)
+from solitaire_env.tripeaks.advice import tripeaks_advice
 from solitaire_env.tripeaks.game import TriPeaksGame
+from solitaire_env.tripeaks.knowledge import TriPeaksKnowledge
 
 __all__ = ["DEFAULTS", "PimcAgent"]
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 from typing import Any
 
 from agents.base import Agent, GameName, PublicState
+from solitaire_env.fortythieves.advice import fortythieves_advice
 from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge
 from solitaire_env.fortythieves.planning import DEFAULT_PLANNING, Plan, endgame_line, forced_move, plan_turn, public_rng
-from solitaire_env.hints import FortyThievesKnowledge, fortythieves_advice
 
 __all__ = ["PlannerAgent"]
 

@@ -77,7 +77,7 @@ import numpy as np
 
 from agents.base import Agent, EnvOutput, GameName, PublicState
 from agents.players.scorers import ScorerNet
-from solitaire_env.games import ENV_IDS  # the registered env of each game (re-exported)
+from solitaire_env.games import ENV_IDS  # the registered env of each game (re-exported
 
 __all__ = [
     "ENV_IDS",

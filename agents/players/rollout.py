@@ -34,7 +34,9 @@ import numpy as np
 
 from agents.base import Agent, GameName, PublicState
 from solitaire_env.common.cards import JOKER
+from solitaire_env.fortythieves.advice import fortythieves_advice
 from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge, fortythieves_knowledge
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.fortythieves.rules import (
     FIRST_FOUNDATION_SRC,
@@ -45,12 +47,7 @@ from solitaire_env.fortythieves.rules import (
     builds_on,
     is_safe,
 )
-from solitaire_env.hints import (
-    FortyThievesKnowledge,
-    TriPeaksKnowledge,
-    fortythieves_advice,
-    fortythieves_knowledge,
-)
+from solitaire_env.tripeaks.knowledge import TriPeaksKnowledge
 
 if TYPE_CHECKING:
     from agents.players.playouts import Position

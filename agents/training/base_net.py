@@ -36,7 +36,7 @@ import numpy as np
 from agents.base import public_state
 from agents.players.playouts import MAX_CANDIDATES, N_FEATURES, net_array, position_features
 from agents.players.rollout import DEFAULT_POLICY, TriPeaksRollout, tripeaks_position
-from solitaire_env.games import make_game
+from solitaire_env.dealing import make_game
 from solitaire_env.tripeaks.rules import DRAW
 
 __all__ = ["WIN_VALUE", "Positions", "collect", "fit", "fit_scores", "load_net", "save_net"]

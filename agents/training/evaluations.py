@@ -30,9 +30,9 @@ __all__ = ["deal_sets", "evaluate_model", "progress_comparison", "run_test", "ta
 def deal_sets(config: TrainConfig) -> tuple[list[str], list[str]]:
     """The validation and test deal codes (the test codes are an evaluation run's: same seed, same codes)."""
     from solitaire_env.common.deals import draw_codes
-    from solitaire_env.games import code_letter
+    from solitaire_env.games import game_spec
 
-    game = code_letter(config.game)
+    game = game_spec(config.game).code
     validation = draw_codes(config.validation.deals, config.validation.seed, game, config.rules)
     test = draw_codes(config.test.deals, config.test.seed, game, config.rules)
     return validation, test

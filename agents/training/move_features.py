@@ -49,6 +49,8 @@ import numpy as np
 from agents.base import PublicState
 from agents.players.heuristics.fortythieves import EvaluateAgent, LookaheadAgent, dig_lines
 from solitaire_env.common.cards import rank_of
+from solitaire_env.fortythieves.advice import fortythieves_advice
+from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge
 from solitaire_env.fortythieves.planning import founds_safely
 from solitaire_env.fortythieves.rules import (
     DRAW,
@@ -59,7 +61,6 @@ from solitaire_env.fortythieves.rules import (
     NUM_DESTS,
     WASTE,
 )
-from solitaire_env.hints import FortyThievesKnowledge, fortythieves_advice
 
 __all__ = [
     "LOOKAHEAD_NODES",

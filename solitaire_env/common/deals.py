@@ -21,7 +21,7 @@ from typing import TypeVar
 import numpy as np
 
 from solitaire_env.common.cards import JOKER, NUM_CARDS, CardError, card_text, parse_card
-from solitaire_env.games import GAMES, GameCode, GameName, game_spec
+from solitaire_env.games import GAMES, GameCode, GameName, GameSpec, game_spec
 
 __all__ = [
     "BASE32",
@@ -163,8 +163,7 @@ def unchecked(cls: type[_D], **fields: object) -> _D:
 
 def deal_rng(game: GameCode | GameName, seed: int) -> SplitMix64:
     """The deal stream of a game (by code letters or name) and a seed."""
-    salt = GAME_SALT.get(game)
-    return SplitMix64(((game_spec(game).salt if salt is None else salt) << 48) | seed)
+    return SplitMix64((game_spec(game).salt << 48) | seed)
 
 
 # --------------------------------------------------------------------------- codes
@@ -219,14 +218,15 @@ def parse_deal_code(code: object) -> DealCode:
     if not m:
         raise DealCodeError(f"deal code {code.strip()!r} must start with a game and version, like 'TP1' or 'FT1'")
     game, version, rule, seed_text = m.groups()
-    if game not in GAME_SALT:
+    spec = next((g for g in GAMES if g.code == game), None)
+    if spec is None:
         want = " or ".join(f"{g.code} ({g.title})" for g in GAMES)
         raise DealCodeError(f"deal code {code.strip()!r}: unknown game {game!r}; want {want}")
     if version != "1":
         raise DealCodeError(f"deal code {code.strip()!r}: unsupported version {version or '(none)'!r}; want {game}1")
-    letters = RULE_LETTERS[game]
+    letters = spec.rule_letters
     if rule not in letters:
-        want = "E (Easy), C (Classic) or N (legacy Easy)" if game == "TP" else "N"
+        want = rule_letters_text(spec)
         raise DealCodeError(f"deal code {code.strip()!r}: unknown rule {rule or '(none)'!r} for {game}; want {want}")
     if len(seed_text) != 7:
         raise DealCodeError(
@@ -237,7 +237,19 @@ def parse_deal_code(code: object) -> DealCode:
         raise DealCodeError(
             f"deal code {code.strip()!r}: seed characters {''.join(bad)!r} are not in the base32 alphabet A-Z 2-7"
         )
-    return DealCode(game, letters[rule], decode_seed(seed_text))  # type: ignore[arg-type]
+    return DealCode(game, letters[rule], decode_seed(seed_text))
+
+
+def rule_letters_text(spec: GameSpec) -> str:
+    """The rule letters a game's codes take, in words: ``E (Easy), C (Classic) or N (legacy Easy)``."""
+    if len(spec.rule_letters) == 1:
+        return next(iter(spec.rule_letters))
+
+    def short(letter: str) -> str:
+        return spec.letter_names[letter].split(" (")[0]
+
+    words = [f"{k} ({short(v)})" if k == v else f"{k} (legacy {short(v)})" for k, v in spec.rule_letters.items()]
+    return ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def canonical_code(code: str) -> str:

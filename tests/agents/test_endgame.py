@@ -24,7 +24,7 @@ from agents.base import public_state
 from agents.players.endgame import fair_values, new_table
 from agents.players.rollout import tripeaks_position
 from solitaire_env import solve
-from solitaire_env.games import make_game
+from solitaire_env.dealing import make_game
 from solitaire_env.solvability import draw_codes
 from solitaire_env.tripeaks import rules as R
 

@@ -10,8 +10,8 @@ import pytest
 from agents.base import public_state
 from agents.players.heuristics.fortythieves import EvaluateAgent, LookaheadAgent
 from agents.training.move_features import LOOKAHEAD_NODES, MOVE_FEATURES, OBS_SIZE, POSITION_FEATURES, MoveFeatures
+from solitaire_env.fortythieves.advice import fortythieves_advice
 from solitaire_env.fortythieves.rules import DRAW, FOUNDATION, NUM_ACTIONS, NUM_DESTS
-from solitaire_env.hints import fortythieves_advice
 from tests.conftest import ft_random_positions
 
 _ROWS = NUM_ACTIONS * MOVE_FEATURES

@@ -28,6 +28,7 @@ from conftest import (
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.common.cards import card_text
 from solitaire_env.common.deals import DealCodeError, DealStringError
+from solitaire_env.dealing import decode_deal
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import REASONS, FortyThievesGame, IllegalMoveError
 from solitaire_env.fortythieves.rules import (
@@ -52,7 +53,6 @@ from solitaire_env.fortythieves.rules import (
     split_action,
 )
 from solitaire_env.fortythieves.session import double_click_action, tap_action
-from solitaire_env.games import decode_deal
 
 # --------------------------------------------------------------------------- helpers
 

@@ -22,7 +22,7 @@ from vector_helpers import assert_same, make_pair, step_both
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.fortythieves import batch as vector_ft
 from solitaire_env.fortythieves.rules import FortyThievesScoring
-from solitaire_env.games import GAME_NAMES, GameSpec, game_spec
+from solitaire_env.games import GAMES, GameSpec, game_spec
 from solitaire_env.tripeaks.scoring import PointScoring
 
 
@@ -184,7 +184,7 @@ CASES: dict[str, Case] = {"tripeaks": TRIPEAKS, "fortythieves": FORTYTHIEVES}
 
 
 def test_every_game_has_a_case() -> None:
-    assert sorted(CASES) == sorted(GAME_NAMES)
+    assert sorted(CASES) == sorted(tuple(g.name for g in GAMES))
 
 
 def _label(kwargs: dict[str, Any]) -> str:
@@ -192,7 +192,9 @@ def _label(kwargs: dict[str, Any]) -> str:
 
 
 #: (game name, index of its option set), for every game of games.py (a game without a case: one failing entry).
-PARAMS = [(name, i) for name in GAME_NAMES for i in range(len(CASES[name].configs) if name in CASES else 1)]
+PARAMS = [
+    (name, i) for name in [g.name for g in GAMES] for i in range(len(CASES[name].configs) if name in CASES else 1)
+]
 IDS = [f"{name}-{_label(CASES[name].configs[i]) or 'default'}" if name in CASES else name for name, i in PARAMS]
 
 
@@ -222,7 +224,7 @@ def test_batch_env_equals_single_envs_long(name: str, index: int, monkeypatch: p
     assert tally.episodes >= c.long_min_episodes, vars(tally)
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", tuple(g.name for g in GAMES))
 def test_make_vec_default_is_the_batch_env_and_sync_still_available(name: str) -> None:
     spec = game_spec(name)
     env = gym.make_vec(spec.env_id, num_envs=4)
@@ -243,7 +245,7 @@ def last_legal(masks: np.ndarray) -> np.ndarray:
     return np.array([int(np.flatnonzero(row)[-1]) if row.any() else 0 for row in masks], dtype=np.int64)
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", tuple(g.name for g in GAMES))
 def test_reset_without_a_seed_goes_on_with_each_envs_generator(name: str) -> None:
     """Unseeded resets, partly seeded resets and the automatic resets of episodes cut by the step
     limit deal what SyncVectorEnv deals; unseeded from the start, the deals come from entropy."""
@@ -261,7 +263,7 @@ def test_reset_without_a_seed_goes_on_with_each_envs_generator(name: str) -> Non
     assert len(codes) == 4  # unseeded: from entropy
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", tuple(g.name for g in GAMES))
 def test_copy_false_returns_the_buffer(name: str) -> None:
     batch_class = game_spec(name).batch_class
     env = batch_class(2, copy=False)

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.common.cards import JOKER
 from solitaire_env.fortythieves import rules as ft_rules
-from solitaire_env.games import GAME_NAMES, GameSpec, game_spec
+from solitaire_env.games import GAMES, GameSpec, game_spec
 
 SEEDS = st.integers(0, 2**35 - 1)
 
@@ -224,7 +224,7 @@ def adapter(name: str) -> Adapter:
 
 
 def test_every_game_has_an_adapter() -> None:
-    assert sorted(ADAPTERS) == sorted(GAME_NAMES)
+    assert sorted(ADAPTERS) == sorted(tuple(g.name for g in GAMES))
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -277,7 +277,7 @@ def undo_state(ad: Adapter, game: Any) -> tuple[Any, ...]:
 #: The counters an illegal action leaves alone (besides the game's progress counter).
 COUNTERS = ("score", "moves", "cleared", "chain", "longest_chain", "deal_code")
 
-GAME = pytest.mark.parametrize("name", GAME_NAMES)
+GAME = pytest.mark.parametrize("name", tuple(g.name for g in GAMES))
 
 
 # --------------------------------------------------------------------------- (a) conservation

@@ -33,7 +33,7 @@ from solitaire_env.common.budget import DEFAULT_MAX_NODES
 from solitaire_env.common.deals import DealCode, parse_deal_code
 from solitaire_env.common.pool import process_pool
 from solitaire_env.common.result import SolveResult
-from solitaire_env.games import decode_deal
+from solitaire_env.dealing import decode_deal
 from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame

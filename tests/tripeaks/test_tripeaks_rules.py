@@ -8,7 +8,7 @@ import pytest
 
 from solitaire_env.common.cards import JOKER, card_id, card_text, parse_card, rank_of
 from solitaire_env.common.deals import DealStringError
-from solitaire_env.games import decode_deal
+from solitaire_env.dealing import decode_deal
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import NUM_ACTIONS, REASONS, IllegalMoveError, TriPeaksGame
 from solitaire_env.tripeaks.rules import (

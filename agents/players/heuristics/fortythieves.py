@@ -48,8 +48,10 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, PublicState
+from solitaire_env.fortythieves.advice import fortythieves_advice
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
+from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge
 from solitaire_env.fortythieves.rules import (
     DRAW,
     FIRST_FOUNDATION_SRC,
@@ -67,7 +69,6 @@ from solitaire_env.fortythieves.rules import (
     foundation_for,
     is_safe,
 )
-from solitaire_env.hints import FortyThievesKnowledge, fortythieves_advice
 
 __all__ = ["EvaluateAgent", "FreeColumnAgent", "HintAgent", "LookaheadAgent", "SafeFoundationAgent", "dig_lines"]
 

@@ -31,7 +31,8 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.base import Agent, PublicState
-from solitaire_env.hints import TriPeaksKnowledge, tripeaks_advice
+from solitaire_env.tripeaks.advice import tripeaks_advice
+from solitaire_env.tripeaks.knowledge import TriPeaksKnowledge
 from solitaire_env.tripeaks.rules import (
     ALL_SLOTS,
     COVERS,
