@@ -33,7 +33,7 @@ from solitaire_env.common.cards import JOKER
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge
-from solitaire_env.games import GameName
+from solitaire_env.games import GameName, spec_of
 from solitaire_env.hints import game_knowledge
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
@@ -56,12 +56,11 @@ __all__ = [
 
 
 def game_name(game: Game) -> GameName:
-    """``"tripeaks"`` or ``"fortythieves"``."""
-    if isinstance(game, TriPeaksGame):
-        return "tripeaks"
-    if isinstance(game, FortyThievesGame):
-        return "fortythieves"
-    raise TypeError(f"not a solitaire_env game: {type(game).__name__}")
+    """The name of the game ``game`` is of (``"tripeaks"``, ``"fortythieves"``)."""
+    try:
+        return spec_of(game).name
+    except TypeError:
+        raise TypeError(f"not a solitaire_env game: {type(game).__name__}") from None
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,7 +104,7 @@ class PublicState:
 
     @property
     def game(self) -> GameName:
-        return "tripeaks" if isinstance(self.knowledge, TriPeaksKnowledge) else "fortythieves"
+        return spec_of(self.knowledge).name
 
     @property
     def rules(self) -> Any:

@@ -228,7 +228,9 @@ def rule_letter(value: Any, info: ValidationInfo) -> str:
     if value is None or game is None:
         return letters[0]
     if not isinstance(value, str) or value.strip().upper() not in letters:
-        fail(f"the {game} rule letter is {'E (Easy) or C (Classic)' if game == 'tripeaks' else 'N'}, got {value!r}")
+        spec = game_spec(game)
+        words = [f"{k} ({v.split(' (')[0]})" if len(letters) > 1 else k for k, v in spec.letter_names.items()]
+        fail(f"the {game} rule letter is {' or '.join(words)}, got {value!r}")
     return value.strip().upper()
 
 

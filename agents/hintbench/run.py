@@ -220,13 +220,9 @@ class HintBenchResult:
 
 def board_text(game: Any) -> str:
     """The position as the player sees it (the env's ``ansi`` drawing of the public view)."""
-    from solitaire_env.fortythieves.game import FortyThievesGame
-    from solitaire_env.fortythieves.render import fortythieves_ansi
-    from solitaire_env.tripeaks.render import tripeaks_ansi
+    from solitaire_env.games import spec_of
 
-    view = game.public_view()
-    text: str = fortythieves_ansi(view) if isinstance(game, FortyThievesGame) else tripeaks_ansi(view)
-    return text
+    return spec_of(game).plugin.board(game.public_view())
 
 
 def _pct(x: float) -> str:

@@ -24,7 +24,7 @@ Measured figures: docs/results.md.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from agents.base import Agent, GameName, PublicState
 from solitaire_env.fortythieves.advice import fortythieves_advice
@@ -113,13 +113,11 @@ class PlannerAgent(Agent):
         move = self._follow(state)
         if move is not None:
             return move
-        base = state.with_unseen(list(state.unseen))
-        assert isinstance(base, FortyThievesGame)
+        base = cast(FortyThievesGame, state.with_unseen(list(state.unseen)))
         move = forced_move(base)
         if move is not None:
             return move
-        k = state.knowledge
-        assert isinstance(k, FortyThievesKnowledge)
+        k = cast(FortyThievesKnowledge, state.knowledge)
         line = self._endgame_line(base) if k.stock_left == 0 else self._turn(base)
         if not line:
             hint = fortythieves_advice(k)

@@ -23,6 +23,7 @@ from agents.base import GameName
 from agents.evaluation.config import EvalConfig
 from agents.evaluation.specs import AgentSpec
 from agents.training.config import TrainConfig
+from solitaire_env.games import game_spec
 
 __all__ = ["deal_sets", "evaluate_model", "progress_comparison", "run_test", "takes_advice", "validation_rows"]
 
@@ -30,7 +31,6 @@ __all__ = ["deal_sets", "evaluate_model", "progress_comparison", "run_test", "ta
 def deal_sets(config: TrainConfig) -> tuple[list[str], list[str]]:
     """The validation and test deal codes (the test codes are an evaluation run's: same seed, same codes)."""
     from solitaire_env.common.deals import draw_codes
-    from solitaire_env.games import game_spec
 
     game = game_spec(config.game).code
     validation = draw_codes(config.validation.deals, config.validation.seed, game, config.rules)
@@ -68,7 +68,7 @@ def evaluate_model(
         from agents.training.advice_env import AdviceObservation
 
         env = AdviceObservation(inner)
-    progress_key = "cleared" if game == "tripeaks" else "founded"
+    progress_key = game_spec(game).progress_key
     obs = env.reset()
     done = np.zeros(n, dtype=bool)
     out = {

@@ -43,7 +43,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from abc import abstractmethod
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -135,8 +135,7 @@ class _Replica:
         self.seen: set[tuple[Any, ...]] = set()
 
     def sync(self, state: PublicState) -> FortyThievesGame:
-        k = state.knowledge
-        assert isinstance(k, FortyThievesKnowledge)
+        k = cast(FortyThievesKnowledge, state.knowledge)
         actions = state.actions
         n = len(self.actions)
         game = self.game
@@ -284,8 +283,7 @@ class HintAgent(_FortyThievesAgent):
     name = "hint"
 
     def rank(self, state: PublicState, pos: FortyThievesGame) -> list[int]:
-        k = state.knowledge
-        assert isinstance(k, FortyThievesKnowledge)
+        k = cast(FortyThievesKnowledge, state.knowledge)
         advice = fortythieves_advice(k)
         return [] if advice is None else [advice]
 

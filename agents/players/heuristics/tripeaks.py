@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from agents.base import Agent, PublicState
 from solitaire_env.tripeaks.advice import tripeaks_advice
@@ -139,8 +139,7 @@ class _TriPeaksAgent(Agent):
     games = ("tripeaks",)
 
     def act(self, state: PublicState) -> int:
-        k = state.knowledge
-        assert isinstance(k, TriPeaksKnowledge)
+        k = cast(TriPeaksKnowledge, state.knowledge)
         removals = _removal_actions(k)
         if not removals:
             return DRAW
@@ -167,8 +166,7 @@ class RevealFirstAgent(_TriPeaksAgent):
     name = "reveal_first"
 
     def choose(self, state: PublicState, removals: list[int]) -> int:
-        k = state.knowledge
-        assert isinstance(k, TriPeaksKnowledge)
+        k = cast(TriPeaksKnowledge, state.knowledge)
         unknown = _unknown_mask(k)
         return max(removals, key=lambda s: (_reveals_now(k, s, unknown), -s))
 
@@ -180,8 +178,7 @@ class LongestChainAgent(_TriPeaksAgent):
     name = "longest_chain"
 
     def choose(self, state: PublicState, removals: list[int]) -> int:
-        k = state.knowledge
-        assert isinstance(k, TriPeaksKnowledge)
+        k = cast(TriPeaksKnowledge, state.knowledge)
         length = _chain_lengths(k)
         return max(removals, key=lambda s: (length(s), -s))
 
@@ -194,8 +191,7 @@ class PeaksEvenAgent(_TriPeaksAgent):
     name = "peaks_even"
 
     def choose(self, state: PublicState, removals: list[int]) -> int:
-        k = state.knowledge
-        assert isinstance(k, TriPeaksKnowledge)
+        k = cast(TriPeaksKnowledge, state.knowledge)
         unknown = _unknown_mask(k)
         hidden = [(mask & unknown).bit_count() for mask in PEAK_GROUP_MASKS]
         length = _chain_lengths(k)
@@ -213,8 +209,7 @@ class HintAgent(_TriPeaksAgent):
     name = "hint"
 
     def choose(self, state: PublicState, removals: list[int]) -> int:
-        k = state.knowledge
-        assert isinstance(k, TriPeaksKnowledge)
+        k = cast(TriPeaksKnowledge, state.knowledge)
         action = tripeaks_advice(k)  # a removal whenever one is legal
         return removals[0] if action is None or action == DRAW else action
 
@@ -266,8 +261,7 @@ class LookaheadAgent(_TriPeaksAgent):
         self.inner_budget = int(inner_budget)
 
     def choose(self, state: PublicState, removals: list[int]) -> int:
-        k = state.knowledge
-        assert isinstance(k, TriPeaksKnowledge)
+        k = cast(TriPeaksKnowledge, state.knowledge)
         ranks = k.ranks
         removed0 = k.removed
         exposed0 = exposed_slots(removed0)
