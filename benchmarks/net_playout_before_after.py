@@ -87,8 +87,8 @@ def main() -> None:
     a = ap.parse_args()
 
     from agents.players import playouts as new
+    from agents.players.net_file import load_net
     from agents.players.rollout import DEFAULT_POLICY, published_net
-    from agents.training.base_net import load_net
 
     old = _old_module(a.old)
     net = load_net(published_net(True))

@@ -10,7 +10,9 @@
    and the privates that ``agents`` itself defines and ``solitaire_env`` does not: the names of
    its own ``_`` functions, classes, module globals and attributes it assigns);
 4. ``solitaire_env`` library modules never import ``agents``: the CLI (:data:`JOINS`) is the one
-   place that joins them (it imports ``agents`` lazily, for the eval / replay / train verbs).
+   place that joins them (it imports ``agents`` lazily, for the eval / replay / train verbs);
+5. no import circles among the modules of ``solitaire_env`` and ``agents`` (imports inside
+   functions count; those under ``if TYPE_CHECKING:`` do not, they never run).
 
 Today's violations are listed in :data:`KNOWN_VIOLATIONS`; the test also requires each listed one
 to be still there, so the list can only shrink (it is empty now: keep it so).
@@ -24,9 +26,11 @@ from pathlib import Path
 
 import pytest
 
+from solitaire_env.games import GAMES as TABLE
+
 ROOT = Path(__file__).resolve().parents[1]
-#: The game packages (a game's folder owns all of its parts).
-GAMES = ("solitaire_env.tripeaks", "solitaire_env.fortythieves")
+#: The game packages (a game's folder owns all of its parts), from the table of games.
+GAMES = tuple(g.package for g in TABLE)
 #: Shared code that no game owns: it may import no game.
 COMMON = "solitaire_env.common"
 #: The ``solitaire_env`` modules that may import ``agents`` (the command line joins the two).
@@ -86,7 +90,16 @@ class _Source:
         self.tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         self.imports: list[tuple[str, str | None]] = []  # (module, name imported from it or None)
         self.bound: dict[str, str] = {}  # local name -> module it stands for
+        self.runtime: set[str] = set()  # the modules of the project it imports when it runs
+        typing_only = {
+            id(inner)
+            for node in ast.walk(self.tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for inner in ast.walk(node)
+        }
         for node in ast.walk(self.tree):
+            if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in typing_only:
+                self.runtime |= self._modules(node, root)
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     self.imports.append((alias.name, None))
@@ -104,6 +117,21 @@ class _Source:
                         self.bound[alias.asname or alias.name] = full
                     else:
                         self.imports.append((source, alias.name))
+
+    def _modules(self, node: ast.Import | ast.ImportFrom, root: Path) -> set[str]:
+        """The project modules an import statement loads (the deepest module each name names)."""
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            source = _absolute(node, self.module, self.is_package)
+            names = [f"{source}.{alias.name}" for alias in node.names]
+        found = set()
+        for name in names:
+            while name and not _is_module(name, root):
+                name = name.rpartition(".")[0]
+            if name and name != self.module:
+                found.add(name)
+        return found
 
     def module_of(self, node: ast.expr) -> str | None:
         """The module an expression (``name`` or ``name.sub.sub``) stands for, if it is one."""
@@ -192,7 +220,46 @@ def violations(root: Path = ROOT) -> set[Violation]:
                 if attr in own or attr in PUBLIC_UNDERSCORE:
                     continue
                 found.add((src.file, attr, "agents reads a _ attribute it does not define"))
+    files = {src.module: src.file for src in library + agents}
+    for circle in import_circles({src.module: src.runtime & files.keys() for src in library + agents}):
+        found.add((files[circle[0]], " <-> ".join(circle), "an import circle"))
     return found
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module of an import graph (Tarjan), each
+    sorted: every group is a circle of imports."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return groups
 
 
 def _listing(found: set[Violation]) -> str:
@@ -291,6 +358,14 @@ _PLANTED = [
 @pytest.mark.parametrize(("rel", "text", "name", "rule"), _PLANTED)
 def test_checker_finds_each_kind_of_violation(tmp_path: Path, rel: str, text: str, name: str, rule: str) -> None:
     assert violations(_tree(tmp_path, {**_CLEAN, rel: text})) == {(rel, name, rule)}
+
+
+def test_checker_finds_an_import_circle_and_skips_typing_only_imports(tmp_path: Path) -> None:
+    circle = {**_CLEAN, "solitaire_env/tripeaks/rules.py": "def f():\n    from solitaire_env.tripeaks import game\n"}
+    want = ("solitaire_env/tripeaks/game.py", "solitaire_env.tripeaks.game <-> solitaire_env.tripeaks.rules")
+    assert violations(_tree(tmp_path, circle)) == {(*want, "an import circle")}
+    typing_only = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from solitaire_env.tripeaks import game\n"
+    assert violations(_tree(tmp_path, {**_CLEAN, "solitaire_env/tripeaks/rules.py": typing_only})) == set()
 
 
 def test_a_private_of_solitaire_env_counts_even_where_agents_has_the_same_name(tmp_path: Path) -> None:

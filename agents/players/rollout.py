@@ -115,13 +115,13 @@ def tripeaks_position(state: PublicState) -> Position:
 
 def base_params(net: str | None, policy: dict[str, int]) -> np.ndarray:
     """The playouts' base-policy parameters: the hand-written policy with weights ``policy``, or
-    with ``net`` (a :func:`agents.training.base_net.save_net` file) the learned one, whose chain
+    with ``net`` (a :func:`agents.players.net_file.save_net` file) the learned one, whose chain
     search uses those weights."""
     from agents.players.playouts import net_params, policy_params
 
     if net is None:
         return policy_params(**policy)
-    from agents.training.base_net import load_net
+    from agents.players.net_file import load_net
 
     return net_params(load_net(net), **policy)
 
@@ -129,7 +129,7 @@ def base_params(net: str | None, policy: dict[str, int]) -> np.ndarray:
 class TriPeaksBase(Agent):
     """The rollout agent's base policy played alone, without search: the hand-written chain
     policy (:data:`DEFAULT_POLICY`), or with ``net`` (a file of
-    :func:`agents.training.base_net.save_net`) the learned one (``MODE_NET`` of
+    :func:`agents.players.net_file.save_net`) the learned one (``MODE_NET`` of
     :mod:`agents.players.playouts`).  Fair: it reads the public state only."""
 
     name = "base"

@@ -22,24 +22,25 @@ One round of expert iteration:
 3. the rollout agent with the fitted network is the next round's teacher.
 
 Everything here reads public states only: the teacher is a fair agent and the inputs are a
-function of the public state.  Files: :func:`save_net` / :func:`load_net` (``.npz``).
+function of the public state.  Files: :func:`agents.players.net_file.save_net` /
+:func:`agents.players.net_file.load_net` (``.npz``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agents.base import public_state
+from agents.players.net_file import split_net
 from agents.players.playouts import MAX_CANDIDATES, N_FEATURES, net_array, position_features
 from agents.players.rollout import DEFAULT_POLICY, TriPeaksRollout, tripeaks_position
 from solitaire_env.dealing import make_game
 from solitaire_env.tripeaks.rules import DRAW
 
-__all__ = ["WIN_VALUE", "Positions", "collect", "fit", "fit_scores", "load_net", "save_net"]
+__all__ = ["WIN_VALUE", "Positions", "collect", "fit", "fit_scores"]
 
 #: A win's value in cards, on top of the 28 cleared (the pretraining's ``win_bonus``).
 WIN_VALUE = 30.0
@@ -215,34 +216,3 @@ def fit_scores(
             loss.backward()
             opt.step()
             sched.step()
-
-
-def split_net(net: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """``(W1, b1, w2, b2)`` of a :func:`~agents.players.playouts.net_array`."""
-    n_in, hidden = int(net[0]), int(net[1])
-    at = 2
-    w1 = net[at : at + hidden * n_in].reshape(hidden, n_in)
-    at += hidden * n_in
-    b1 = net[at : at + hidden]
-    w2 = net[at + hidden : at + 2 * hidden]
-    return w1, b1, w2, float(net[at + 2 * hidden])
-
-
-def save_net(path: str | Path, net: np.ndarray, **meta: Any) -> None:
-    """Write a network (and any notes about how it was made) to an ``.npz`` file."""
-    arrays: dict[str, Any] = {k: np.asarray(v) for k, v in meta.items()}
-    arrays["net"] = np.asarray(net, dtype=np.float64)
-    np.savez(Path(path), **arrays)
-
-
-def load_net(path: str | Path) -> np.ndarray:
-    """The network of a :func:`save_net` file (checked by :func:`~agents.players.playouts.net_params`)."""
-    try:
-        with np.load(Path(path)) as f:
-            net = np.asarray(f["net"], dtype=np.float64)
-    except (OSError, KeyError, ValueError) as e:
-        raise ValueError(f"{path}: not a base-policy network file ({e})") from None
-    from agents.players.playouts import net_params
-
-    net_params(net)  # raises ValueError if malformed
-    return net

@@ -197,7 +197,8 @@ def _evaluate(config: ExpertIterationConfig, agents: list[str], deals: int, seed
 
 def run_expert_iteration(config: ExpertIterationConfig, say: Any = print) -> dict[str, Any]:
     """Run the rounds, then the test; returns the metrics (also written to ``out/metrics.json``)."""
-    from agents.training.base_net import Positions, fit, save_net
+    from agents.players.net_file import save_net
+    from agents.training.base_net import Positions, fit
     from solitaire_env.solvability import draw_codes
 
     out = Path(config.out)

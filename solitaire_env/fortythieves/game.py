@@ -13,13 +13,13 @@ Moves are env actions (:mod:`solitaire_env.fortythieves.rules`): ``src * 11 + ds
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from solitaire_env.common.bits import set_bits
 from solitaire_env.common.cards import card_text
 from solitaire_env.common.deals import SplitMix64
 from solitaire_env.fortythieves.deal import FortyThievesDeal
+from solitaire_env.fortythieves.knowledge import counters_of, fortythieves_knowledge
 from solitaire_env.fortythieves.rules import (
     DRAW,
     FIRST_FOUNDATION_SRC,
@@ -102,36 +102,6 @@ class IllegalMoveError(ValueError):
     def __init__(self, reason: str) -> None:
         super().__init__(f"{reason}: {REASONS[reason]}")
         self.reason = reason
-
-
-class Counted(Protocol):
-    """What :func:`counters_of` reads: a game, or its knowledge."""
-
-    @property
-    def score(self) -> int: ...
-    @property
-    def moves(self) -> int: ...
-    @property
-    def foundations(self) -> Sequence[int]: ...
-    @property
-    def chain(self) -> int: ...
-    @property
-    def longest_chain(self) -> int: ...
-
-
-def counters_of(position: Counted) -> dict[str, int]:
-    """The counters of a position as the info and the view show them (the cards founded also
-    as ``cleared``, the name both games share): ``FortyThievesGame.counters`` itself, and what
-    the knowledge's view shows."""
-    founded = sum(position.foundations)
-    return {
-        "score": position.score,
-        "moves": position.moves,
-        "cleared": founded,
-        "founded": founded,
-        "chain": position.chain,
-        "longest_chain": position.longest_chain,
-    }
 
 
 def _place_name(index: int, as_dest: bool) -> str:
@@ -573,8 +543,6 @@ class FortyThievesGame:
         """What the player sees, JSON-serialisable: ``columns`` (10 lists of card text, bottom
         to top), ``waste`` (list, top last), ``foundations`` (8 top cards or ``None``, with
         ``foundation_suits``), ``stock_count``, counters and the game status."""
-        from solitaire_env.fortythieves.knowledge import fortythieves_knowledge  # it imports this module
-
         return fortythieves_knowledge(self).view()
 
     def __repr__(self) -> str:

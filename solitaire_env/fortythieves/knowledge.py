@@ -13,11 +13,11 @@ knowledge says.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from solitaire_env.common.bits import set_bits
 from solitaire_env.common.cards import NUM_CARDS, card_text
-from solitaire_env.fortythieves.game import FortyThievesGame, counters_of
 from solitaire_env.fortythieves.rules import (
     FOUNDATION_SUITS,
     NUM_ACTIONS,
@@ -27,7 +27,40 @@ from solitaire_env.fortythieves.rules import (
     foundation_card,
 )
 
+if TYPE_CHECKING:
+    from solitaire_env.fortythieves.game import FortyThievesGame
+
 __all__ = ["FortyThievesKnowledge", "fortythieves_knowledge"]
+
+
+class Counted(Protocol):
+    """What :func:`counters_of` reads: a game, or its knowledge."""
+
+    @property
+    def score(self) -> int: ...
+    @property
+    def moves(self) -> int: ...
+    @property
+    def foundations(self) -> Sequence[int]: ...
+    @property
+    def chain(self) -> int: ...
+    @property
+    def longest_chain(self) -> int: ...
+
+
+def counters_of(position: Counted) -> dict[str, int]:
+    """The counters of a position as the info and the view show them (the cards founded also
+    as ``cleared``, the name both games share): ``FortyThievesGame.counters`` itself, and what
+    the knowledge's view shows."""
+    founded = sum(position.foundations)
+    return {
+        "score": position.score,
+        "moves": position.moves,
+        "cleared": founded,
+        "founded": founded,
+        "chain": position.chain,
+        "longest_chain": position.longest_chain,
+    }
 
 
 class FortyThievesKnowledge(NamedTuple):

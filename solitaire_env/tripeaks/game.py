@@ -18,6 +18,7 @@ from solitaire_env.common.bits import set_bits
 from solitaire_env.common.cards import card_text
 from solitaire_env.common.deals import DealStringError
 from solitaire_env.tripeaks.deal import TriPeaksDeal
+from solitaire_env.tripeaks.knowledge import tripeaks_knowledge
 from solitaire_env.tripeaks.rules import (
     ALL_SLOTS,
     BOTTOM_MASK,
@@ -363,8 +364,6 @@ class TriPeaksGame:
         """What the player sees, JSON-serialisable: ``tableau`` (card text, ``"??"`` face
         down, ``None`` removed), ``waste`` (top card or ``None``), ``stock_count``, counters
         and the game status."""
-        from solitaire_env.tripeaks.knowledge import tripeaks_knowledge  # knowledge.py imports this module
-
         return tripeaks_knowledge(self).view()
 
     def __repr__(self) -> str:

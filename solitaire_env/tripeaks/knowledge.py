@@ -14,13 +14,15 @@ knowledge says.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from solitaire_env.common.bits import set_bits
 from solitaire_env.common.cards import JOKER, NUM_CARDS, card_text, rank_of
-from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.rules import ALL_SLOTS, NUM_ACTIONS, NUM_SLOTS, TriPeaksRules
 from solitaire_env.tripeaks.scoring import Scoring
+
+if TYPE_CHECKING:
+    from solitaire_env.tripeaks.game import TriPeaksGame
 
 __all__ = ["TriPeaksKnowledge", "tripeaks_knowledge"]
 

@@ -17,9 +17,10 @@ import pytest
 
 from agents.base import decide, public_state
 from agents.players import playouts as K
+from agents.players.net_file import load_net, save_net, split_net
 from agents.players.rollout import DEFAULT_POLICY, TriPeaksBase, TriPeaksRollout, tripeaks_position
 from agents.registry import make_agent
-from agents.training.base_net import Positions, collect, fit, load_net, save_net, split_net
+from agents.training.base_net import Positions, collect, fit
 from solitaire_env.common.cards import JOKER
 from solitaire_env.solvability import draw_codes, make_game
 from solitaire_env.tripeaks.rules import DRAW

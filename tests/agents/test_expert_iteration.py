@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents.players.net_file import load_net
 from agents.players.rollout import PUBLISHED_NETS, published_net
 from agents.registry import make_agent
 from agents.settings import ConfigError
-from agents.training.base_net import load_net
 from agents.training.expert_iteration import is_expert_iteration, load_ei_config
 from solitaire_env.cli import main
 
