@@ -6,11 +6,16 @@ Adding a verb is adding one such function.  The work is done elsewhere: the deal
 arguments name in :mod:`solitaire_env.deal_args`, what ``deal``, ``solve`` and ``hint`` print
 (and the move names ``hint`` reads) in :mod:`solitaire_env.text`, the run over many deals in
 :mod:`solitaire_env.solvability`, terminal play in :mod:`solitaire_env.common.tty` and each
-game's ``session`` module, benchmarks in :mod:`solitaire_env.bench`, and evaluation, replay and
-training in ``agents`` (imported lazily: this module is the one place that joins the library and
-the agents; what ``eval --dry-run`` and ``train --dry-run`` print is the configs'
-``dry_run_text()``, and which agents' numba kernels are not cached yet
-:func:`agents.evaluation.harness.numba_cold_agents` says).
+game's ``session`` module, benchmarks in :mod:`solitaire_env.bench`.
+
+Other packages add verbs through the entry-point group :data:`PLUGIN_GROUP`: each entry point
+names a mapping of verb name to :class:`~solitaire_env.cli_args.Verb` (a
+:class:`~solitaire_env.cli_args.VerbTable`, built with the helpers of
+:mod:`solitaire_env.cli_args`).  ``agents`` adds eval, hint-bench, replay, train and export so.
+The entry points are loaded the first time :data:`VERBS` is read (when the parser is built),
+sorted by name; ``--help`` lists the library's verbs, then the plug-ins', then ``bench``.  A
+plug-in whose package is not installed adds nothing; one that fails to load, or that names a
+verb already taken, is one error naming it.
 
 Every error (a bad deal code or deal string, an unknown verb or option, a bad option value, a
 missing file; the library's ``ValueError`` and ``OSError``) is one line on stderr,
@@ -24,27 +29,48 @@ import contextlib
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 import numpy as np
 
 from solitaire_env import __version__
-from solitaire_env.common.deals import DealCodeError, GameCode
-from solitaire_env.common.outputs import output_path_problem
+from solitaire_env.cli_args import (
+    DRAW_ARG,
+    EXIT_ERROR,
+    FACES_ARG,
+    FOUNDATION_RETURN_ARG,
+    PROG,
+    WASTE_START_ARG,
+    Arg,
+    CLIError,
+    Verb,
+    VerbTable,
+    arg,
+    check_output,
+    game_codes,
+    game_layouts,
+    game_list,
+    game_metavar,
+    game_sections,
+    game_titles,
+    max_nodes_arg,
+    max_seconds_arg,
+    parse_game,
+    parse_jokers,
+    parse_positive,
+    parse_rule_letter,
+    parse_seed,
+    text_now,
+)
+from solitaire_env.common.deals import DealCodeError
 from solitaire_env.common.render import write_text
 from solitaire_env.deal_args import game_for, load_deal, random_game, rule_options, rules_for, source_note, source_text
-from solitaire_env.games import GAMES, TRIPEAKS, game_spec, spec_of
+from solitaire_env.games import game_spec, spec_of
 from solitaire_env.text import deal_text, hint_text, one_line, play_moves, solve_text
 
-PROG = "solitaire-env"
-#: Exit status of every error.
-EXIT_ERROR = 2
-
-
-class CLIError(Exception):
-    """An error to report as one line (exit status 2)."""
+#: The entry-point group of the packages that add verbs.
+PLUGIN_GROUP = "solitaire_env.verbs"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,56 +85,81 @@ class _Parser(argparse.ArgumentParser):
 
 # --------------------------------------------------------------------------- verb registry
 
-Arg = tuple[tuple[str, ...], dict[str, Any]]
+
+def plugin_verbs(taken: Mapping[str, Verb]) -> dict[str, Verb]:
+    """The verbs of the installed entry points of :data:`PLUGIN_GROUP`, sorted by entry-point name.
+
+    An entry point whose top-level package is not installed is skipped.  One that fails to
+    load, that is not a mapping of name to :class:`Verb`, or that names a verb of ``taken`` or of
+    another plug-in is a :class:`CLIError` naming it.
+    """
+    from importlib.metadata import entry_points
+
+    found: dict[str, Verb] = {}
+    seen: set[tuple[str, str]] = set()
+    for point in sorted(entry_points(group=PLUGIN_GROUP), key=lambda p: (p.name, p.value)):
+        if (point.name, point.value) in seen:  # the same distribution found twice on the path
+            continue
+        seen.add((point.name, point.value))
+        where = f"the verbs plug-in {point.name!r} ({point.value}, entry point group {PLUGIN_GROUP})"
+        try:
+            table = point.load()
+        except ModuleNotFoundError as error:
+            if error.name == point.module.partition(".")[0]:  # its package is not installed
+                continue
+            raise CLIError(f"{where} failed to load: {type(error).__name__}: {one_line(error)}") from None
+        except Exception as error:
+            raise CLIError(f"{where} failed to load: {type(error).__name__}: {one_line(error)}") from None
+        if not isinstance(table, Mapping) or not all(isinstance(v, Verb) and k == v.name for k, v in table.items()):
+            raise CLIError(f"{where} is not a mapping of verb name to solitaire_env.cli_args.Verb: {table!r}")
+        for name in table:
+            if name in taken or name in found:
+                raise CLIError(f"{where} adds the verb {name!r}, which {PROG} has already")
+        found.update(table)
+    return found
 
 
-def arg(*flags: str, **kwargs: Any) -> Arg:
-    """One argument of a verb, as :meth:`argparse.ArgumentParser.add_argument` takes it."""
-    return flags, kwargs
+class _AllVerbs(VerbTable):
+    """The library's verbs and, from the first read on, the plug-ins' (:func:`plugin_verbs`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._loaded = False
+
+    def _table(self) -> dict[str, Verb]:
+        if not self._loaded:
+            own = self._verbs
+            added = plugin_verbs(own)
+            first = {n: v for n, v in own.items() if not v.last}
+            self._verbs = {**first, **added, **{n: v for n, v in own.items() if v.last}}
+            self._loaded = True
+        return self._verbs
 
 
-@dataclass(frozen=True)
-class Verb:
-    name: str
-    help: str
-    args: tuple[Arg, ...]
-    run: Callable[[argparse.Namespace], int]
-    epilog: str | None = None
-
-
-#: The verbs, in the order ``--help`` lists them.
-VERBS: dict[str, Verb] = {}
-
-
-def verb(
-    name: str, help: str, *args: Arg, epilog: str | None = None
-) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
-    """Register the decorated function as the verb ``name`` with arguments ``args``."""
-
-    def register(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-        VERBS[name] = Verb(name, help, args, func, epilog)
-        return func
-
-    return register
+#: The verbs, in the order ``--help`` lists them (the plug-ins' loaded on the first read).
+VERBS: VerbTable = _AllVerbs()
+#: Register the decorated function as a verb of :data:`VERBS` (:meth:`VerbTable.verb`).
+verb = VERBS.verb
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
-        description="Solitaire games (TriPeaks, Forty Thieves) for AI agents: deals, terminal play and more.",
+        description=f"Solitaire games ({game_titles(last=', ')}) for AI agents: deals, terminal play and more.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="verb", metavar="VERB", title="verbs")
     for v in VERBS.values():
         p = sub.add_parser(
             v.name,
-            help=v.help,
-            description=v.help,
+            help=text_now(v.help),
+            description=text_now(v.help),
             epilog=v.epilog,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         for flags, kwargs in v.args:
-            p.add_argument(*flags, **kwargs)
+            made: dict[str, Any] = {k: text_now(x) if k in ("help", "metavar") else x for k, x in kwargs.items()}
+            p.add_argument(*flags, **made)
         p.set_defaults(run=v.run)
     return parser
 
@@ -143,131 +194,51 @@ def _fail(message: str) -> int:
     return EXIT_ERROR
 
 
-# --------------------------------------------------------------------------- argument types
-
-
-def _game(text: str) -> GameCode:
-    """A game given by code letters or name (``tp``, ``tripeaks``, ``Forty Thieves``): its code letters."""
-    try:
-        return game_spec(text).code
-    except ValueError:
-        want = " or ".join(f"{g.code.lower()} ({g.title})" for g in GAMES)
-        raise argparse.ArgumentTypeError(f"want {want}, got {text!r}") from None
-
-
-def _rule_letter(text: str) -> str:
-    letter = text.strip().upper()
-    if letter not in TRIPEAKS.letter_names:
-        raise argparse.ArgumentTypeError(f"want E (Easy) or C (Classic), got {text!r}")
-    return letter
-
-
-def _jokers(text: str) -> int:
-    if text.strip() not in ("0", "1", "2"):
-        raise argparse.ArgumentTypeError(f"want 0, 1 or 2, got {text!r}")
-    return int(text)
-
-
-def _whole_number(minimum: int) -> Callable[[str], int]:
-    """The argument type of a whole number >= ``minimum``."""
-
-    def whole_number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = minimum - 1
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"want a whole number >= {minimum}, got {text!r}")
-        return value
-
-    return whole_number
-
-
-_seed = _whole_number(0)
-_positive = _whole_number(1)
-
-
-def _seconds(text: str) -> float:
-    """The argument type of a time budget: a finite number of seconds > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"want a number of seconds > 0, got {text!r}")
-    return value
-
-
-def _game_name(text: str) -> str:
-    return game_spec(_game(text)).name
-
+# --------------------------------------------------------------------------- the deal and its rules
 
 SOURCE_ARGS: tuple[Arg, ...] = (
     arg(
         "code",
         nargs="?",
         metavar="CODE",
-        help="a deal code like TP1-E-AAAAAAB or FT1-N-AAAAAAB (case-insensitive), or a deal string "
-        "(it contains '|'); default: a random code of --game",
+        help=lambda: (
+            f"a deal code like {game_codes()} (case-insensitive), or a deal string "
+            "(it contains '|'); default: a random code of --game"
+        ),
     ),
     arg(
         "--string-in",
         metavar="DEAL",
-        help="read this deal string: TriPeaks 28 tableau cards | waste | stock, Forty Thieves 10 columns | stock",
+        help=lambda: f"read this deal string: {game_layouts()}",
     ),
     arg("--file", metavar="PATH", help="read a deal code or deal string from a file ('-' for stdin)"),
     arg(
         "--game",
-        type=_game,
-        metavar="tp|ft",
-        help="the game: tp TriPeaks, ft Forty Thieves.  A code names its game and a deal string's number of "
-        "sections does (3 TriPeaks, 11 Forty Thieves); with no deal given, the game of the random deal "
-        "(default tp)",
+        type=parse_game,
+        metavar=game_metavar,
+        help=lambda: (
+            f"the game: {game_list()}.  A code names its game and a deal string's number of "
+            f"sections does ({game_sections()}); with no deal given, the game of the random deal "
+            "(default tp)"
+        ),
     ),
-    arg("--seed", type=_seed, metavar="N", help="seed of the generator that draws random deal codes"),
+    arg("--seed", type=parse_seed, metavar="N", help="seed of the generator that draws random deal codes"),
 )
 RULE_ARGS: tuple[Arg, ...] = (
     arg(
         "--rules",
-        type=_rule_letter,
+        type=parse_rule_letter,
         metavar="E|C",
         help="TriPeaks rule: E Easy (K-A adjacent) or C Classic; a code's own letter decides for a code "
         "(default E for a deal string or a random deal)",
     ),
-    arg("--jokers", type=_jokers, metavar="N", help="TriPeaks: 0, 1 or 2 jokers shuffled into the stock (default 0)"),
+    arg(
+        "--jokers",
+        type=parse_jokers,
+        metavar="N",
+        help="TriPeaks: 0, 1 or 2 jokers shuffled into the stock (default 0)",
+    ),
 )
-
-# The rule options that several verbs take, written once.
-DRAW_ARG = arg("--draw", choices=("anytime", "when_stuck"), help="TriPeaks: when drawing is allowed (default anytime)")
-FACES_ARG = arg("--faces", choices=("standard", "open"), help="TriPeaks: open: all 28 cards face up (default standard)")
-WASTE_START_ARG = arg(
-    "--waste-start",
-    choices=("card", "empty"),
-    help="TriPeaks: empty: the stock has 24, any first play (default card)",
-)
-FOUNDATION_RETURN_ARG = arg(
-    "--foundation-return",
-    choices=("on", "off"),
-    help="Forty Thieves: whether a foundation's top card may go back to a column (default on)",
-)
-
-
-def max_nodes_arg(help: str) -> Arg:
-    """``--max-nodes N``, the solver's node budget, described by ``help``."""
-    return arg("--max-nodes", type=_positive, metavar="N", help=help)
-
-
-def max_seconds_arg(help: str) -> Arg:
-    """``--max-seconds S``, the solver's time budget, described by ``help``."""
-    return arg("--max-seconds", type=_seconds, metavar="S", help=help)
-
-
-def _check_output(option: str, path: str | None, *, folder: bool = False) -> None:
-    """A one-line error (before any work) if ``option``'s ``path`` cannot be written."""
-    if path is not None:
-        problem = output_path_problem(path, folder=folder)
-        if problem is not None:
-            raise CLIError(f"{option} {path!r} {problem}")
 
 
 # --------------------------------------------------------------------------- deal
@@ -294,7 +265,7 @@ examples:
     arg(
         "--string",
         action="store_true",
-        help="print only the deal string (TriPeaks 28 tableau | waste | stock; Forty Thieves 10 columns | stock)",
+        help=lambda: f"print only the deal string ({game_layouts('; ')})",
     ),
     epilog=DEAL_EPILOG,
 )
@@ -338,7 +309,7 @@ examples:
 
 @verb(
     "play",
-    "play TriPeaks or Forty Thieves in the terminal",
+    lambda: f"play {game_titles()} in the terminal",
     *SOURCE_ARGS,
     *RULE_ARGS,
     DRAW_ARG,
@@ -409,8 +380,8 @@ examples:
         "time budget per deal (alone: the only limit; with --max-nodes: whichever runs out first; Forty Thieves"
         " runs its anytime schedule); a spent budget is 'intractable'"
     ),
-    arg("--deals", type=_positive, metavar="N", help="solve N random deals drawn from --seed and print a table"),
-    arg("--workers", type=_positive, metavar="W", help="with --deals: worker processes (default: all cores)"),
+    arg("--deals", type=parse_positive, metavar="N", help="solve N random deals drawn from --seed and print a table"),
+    arg("--workers", type=parse_positive, metavar="W", help="with --deals: worker processes (default: all cores)"),
     arg(
         "--json",
         metavar="FILE",
@@ -430,7 +401,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise CLIError(f"{option} applies to --deals N only")
     deal, letter = load_deal(args)
     game = game_for(args, deal, letter)
-    _check_output("--json", args.json)
+    check_output("--json", args.json)
     solve(game, max_nodes=1)  # load the compiled solver first, so that the time is the search's
     result = solve(game, max_nodes=args.max_nodes, max_seconds=args.max_seconds)
     text = solve_text(
@@ -460,7 +431,7 @@ def _solve_many(args: argparse.Namespace) -> int:
         workers=args.workers or default_workers(),
         max_seconds=args.max_seconds,
     )
-    _check_output("--json", args.json)
+    check_output("--json", args.json)
     codes = run.codes()
     print(run.header(codes), end="")
     rows, wall = run.solve(codes, progress=not args.no_progress)
@@ -533,448 +504,6 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-# --------------------------------------------------------------------------- eval
-
-
-def _config_with_flags(args: argparse.Namespace, keys: Sequence[str], env_flags: Sequence[str]) -> dict[str, Any]:
-    """The settings of ``--config`` (if given) with the flags given on top: ``keys`` by name,
-    ``env_flags`` and ``--foundation-return`` into its ``env`` mapping."""
-    from agents.settings import load_config_file
-
-    raw: dict[str, Any] = load_config_file(args.config) if args.config is not None else {}
-    for key in keys:
-        if getattr(args, key) is not None:
-            raw[key] = getattr(args, key)
-    flags = {k: getattr(args, k) for k in env_flags}
-    if args.foundation_return is not None:
-        flags["foundation_return"] = args.foundation_return == "on"
-    flags = {k: v for k, v in flags.items() if v is not None}
-    if flags:
-        env = raw.get("env") or {}
-        if not isinstance(env, dict):
-            raise CLIError(f"{args.config}: env: want a mapping of env keywords, got {env!r}")
-        raw["env"] = {**env, **flags}
-    return raw
-
-
-EVAL_EPILOG = """\
-Every agent plays the same N deal codes, drawn from numpy's default_rng(--seed) by
-solitaire_env.common.deals.random_code (the draw of solve --deals), in --workers processes (default:
-all cores) or on a Ray cluster (--backend ray).  An agent is seeded per deal from the seed and
-the deal code, so a run is reproducible.  The table gives, per agent, the win rate with its
-95% Wilson interval, the mean score, cards cleared (TriPeaks) or founded (Forty Thieves),
-longest chain, moves and seconds per game; then a paired comparison on the same deals
-(exact McNemar test on the deals one agent won and the other lost): each agent against the
-best one that does not see hidden cards (--compare best) or every pair (--compare all).
-
-An agent is NAME or NAME:KEY=VALUE,KEY=VALUE (values typed as in YAML: 200, 0.5, true).
-A YAML config (--config, see configs/) holds the same settings; the flags override it.
---out DIR writes results.json, summary.csv, pairs.csv and episodes.csv; --record DIR one
-JSON per episode (replay them with: solitaire-env replay DIR); --plot FILE a bar chart of
-the win rates with their intervals (needs matplotlib: pip install 'solitaire-env[plot]').
-Every output is checked before the first game (a folder, not a file, for --out and --record;
-an image format matplotlib can write for --plot) and missing folders are made.  The table is
-printed before any file is written, so a write that fails at the end cannot take it along.
-The first run of the numba agents (TriPeaks rollout, pimc, oracle) compiles their kernels,
-about 10 s per worker; a line on stderr says so, and numba caches them for later runs.
-
-examples:
-  solitaire-env eval --agents random --deals 200
-  solitaire-env eval --agents random oracle --deals 1000 --rules C --out results/classic
-  solitaire-env eval --game ft --agents random oracle:max_nodes=5000 --deals 20
-  solitaire-env eval --config configs/eval_tripeaks_easy.yaml --deals 100 --plot win_rates.png
-  solitaire-env eval --config configs/eval_smoke.yaml --record episodes/
-  solitaire-env eval --config configs/eval_tripeaks_easy.yaml --backend ray --ray-address auto
-  solitaire-env eval --config configs/eval_fortythieves.yaml --dry-run
-"""
-
-
-@verb(
-    "eval",
-    "evaluate agents on the same N deals: win rates with intervals, paired tests, JSON/CSV, records",
-    arg("--config", metavar="FILE", help="a YAML evaluation config (see configs/); the flags below override it"),
-    arg("--game", type=_game_name, metavar="tp|ft", help="the game (default tp)"),
-    arg("--rules", type=_rule_letter, metavar="E|C", help="TriPeaks: the deal codes' rule letter (default E)"),
-    arg("--agents", nargs="+", metavar="AGENT", help="agents: NAME or NAME:KEY=VALUE,... (default random)"),
-    arg("--deals", type=_positive, metavar="N", help="how many deal codes (default 100)"),
-    arg("--seed", type=_seed, metavar="N", help="seed of the deal codes and of the agents (default 0)"),
-    arg("--workers", type=_positive, metavar="W", help="worker processes or Ray actors (default: all cores)"),
-    arg("--backend", choices=("process", "ray"), help="process: a local process pool (default); ray: a Ray cluster"),
-    arg(
-        "--ray-address", metavar="ADDR", help="with --backend ray: the cluster to join (default: RAY_ADDRESS or local)"
-    ),
-    arg(
-        "--compare", choices=("best", "all"), help="paired tests: each agent against the best (default), or every pair"
-    ),
-    arg("--out", metavar="DIR", help="write results.json, summary.csv, pairs.csv and episodes.csv in this folder"),
-    arg("--record", metavar="DIR", help="write one JSON record per episode in this folder (see replay)"),
-    arg(
-        "--plot",
-        metavar="FILE",
-        help="draw the win rates with their 95%% intervals; the extension names the format (png, svg, pdf, "
-        "jpg, ...: any matplotlib writes; needs matplotlib)",
-    ),
-    DRAW_ARG,
-    FACES_ARG,
-    arg("--waste-start", choices=("card", "empty"), help="TriPeaks: empty: the stock has 24 (default card)"),
-    arg("--jokers", type=_jokers, metavar="N", help="TriPeaks: 0, 1 or 2 jokers in the stock (default 0)"),
-    arg("--scoring", choices=("app", "classic", "streak"), help="scoring preset (default app; Forty Thieves: app)"),
-    arg("--foundation-return", choices=("on", "off"), help="Forty Thieves: foundation to column moves (default on)"),
-    arg("--dry-run", action="store_true", help="validate the settings, print what would run, and stop"),
-    arg("--no-progress", action="store_true", help="no progress bar on stderr"),
-    epilog=EVAL_EPILOG,
-)
-def cmd_eval(args: argparse.Namespace) -> int:
-    from agents.evaluation.backends import RayUnavailableError
-    from agents.evaluation.config import EvalConfig
-    from agents.evaluation.harness import (
-        COMPILE_NOTE,
-        EvalResult,
-        OutputWriteError,
-        check_outputs,
-        evaluate,
-        numba_cold_agents,
-    )
-
-    keys = ("game", "rules", "deals", "seed", "agents", "workers", "backend", "ray_address", "compare")
-    env_flags = ("draw", "faces", "waste_start", "jokers", "scoring")
-    raw = _config_with_flags(args, (*keys, "out", "record", "plot"), env_flags)
-    config = EvalConfig.from_mapping(raw, source=args.config)
-    check_outputs(config)  # every output path and the plot's format, before any game
-    if args.dry_run:
-        print(config.dry_run_text(), end="")
-        return 0
-    cold = numba_cold_agents(config.agents, config.game)
-    if cold:
-        print(f"{PROG}: {COMPILE_NOTE.format(agents=', '.join(cold))}", file=sys.stderr, flush=True)
-
-    def print_table(result: EvalResult) -> None:  # before any file is written
-        print(result.header(), end="")
-        print()
-        print(result.table(), end="", flush=True)
-
-    try:
-        result = evaluate(config, progress=not args.no_progress, on_result=print_table)
-    except RayUnavailableError as error:
-        raise CLIError(str(error)) from None
-    except RuntimeError as error:  # an agent's illegal move, a worker that died
-        raise CLIError(one_line(error)) from None
-    except OutputWriteError as error:
-        raise CLIError(f"{one_line(error)} (the table above is complete)") from None
-    if config.out is not None:
-        print(f"wrote {os.path.join(config.out, 'results.json')} and summary.csv, pairs.csv, episodes.csv")
-    if config.record is not None:
-        print(f"recorded {result.records} episodes in {config.record} (check them: {PROG} replay {config.record})")
-    if config.plot is not None:
-        print(f"plotted the win rates to {config.plot}")
-    return 0
-
-
-# --------------------------------------------------------------------------- hint-bench
-
-HINT_BENCH_EPILOG = """\
-Scores hint heuristics move by move (docs/hint_benchmark.md).  The positions are
-those with a choice along the reference agent's episodes on N deal codes (drawn as for eval);
-each legal move gets two labels:
-  full information*  the solver on the true deal: does the move keep a winnable position
-                     winnable?  A blunder loses a winnable position.  Undecided searches
-                     (budget spent) are counted apart, never guessed.  * judged with hindsight.
-  fair value         the move's win rate over --samples games consistent with what the player
-                     has seen (each solved), with a Wilson interval: regret = the best move's
-                     fair value minus the move's.
-A heuristic is a registered agent (NAME or NAME:KEY=VALUE,...) or user code MODULE:FUNCTION
-(a function of the public state returning a legal action).  The table gives, per heuristic,
-agreement with the best fair move, full-information agreement, the blunder rate and the mean
-regret with 95% intervals, then each heuristic paired with the lowest-regret one on the same
-positions (exact sign test).  --out DIR writes results.json (with the worst positions),
-summary.csv, positions.json (replayable) and labels.csv; --plot FILE draws blunder rate and
-regret.  Every output is checked before any work.
-
-examples:
-  solitaire-env hint-bench --deals 20 --heuristics random hint lookahead oracle
-  solitaire-env hint-bench --config configs/hints_tripeaks_easy.yaml --out results/hints --plot hints.png
-  solitaire-env hint-bench --game ft --deals 5 --per-deal 5 --samples 4 --heuristics random hint
-  solitaire-env hint-bench --heuristics hint my_module:my_hint --deals 50
-"""
-
-
-@verb(
-    "hint-bench",
-    "benchmark hint heuristics move by move: blunders against the solver, regret against fair values",
-    arg("--config", metavar="FILE", help="a YAML hint-benchmark config (see configs/); the flags below override it"),
-    arg("--game", type=_game_name, metavar="tp|ft", help="the game (default tp)"),
-    arg("--rules", type=_rule_letter, metavar="E|C", help="TriPeaks: the deal codes' rule letter (default E)"),
-    arg("--deals", type=_positive, metavar="N", help="how many deal codes (default 50)"),
-    arg("--seed", type=_seed, metavar="N", help="seed of the deal codes, the agents and the samples (default 0)"),
-    arg("--reference", metavar="AGENT", help="the agent whose episodes give the positions (default hint)"),
-    arg(
-        "--heuristics",
-        nargs="+",
-        metavar="H",
-        help="agents NAME[:KEY=VALUE,...] or MODULE:FUNCTION (default random hint)",
-    ),
-    arg("--every", type=_positive, metavar="K", help="keep every K-th position with a choice (default 1)"),
-    arg("--per-deal", type=_positive, metavar="N", help="at most N positions a deal (default: all)"),
-    arg("--samples", type=_positive, metavar="S", help="fair-value samples per position (default 20)"),
-    arg(
-        "--decided-only",
-        action="store_const",
-        const=True,
-        help="score only the positions where the solver decided every move (Forty Thieves)",
-    ),
-    arg(
-        "--max-nodes",
-        type=_positive,
-        metavar="N",
-        help="solver node budget per search (default without --max-seconds: 200000 tp, 100000 ft)",
-    ),
-    max_seconds_arg("solver time budget per search (alone: the only limit; with --max-nodes: the first spent)"),
-    arg("--workers", type=_positive, metavar="W", help="worker processes or Ray actors (default: all cores)"),
-    arg("--backend", choices=("process", "ray"), help="process: a local process pool (default); ray: a Ray cluster"),
-    arg("--ray-address", metavar="ADDR", help="with --backend ray: the cluster to join"),
-    arg("--out", metavar="DIR", help="write results.json, summary.csv, positions.json and labels.csv here"),
-    arg("--plot", metavar="FILE", help="draw blunder rate and mean regret per heuristic (needs matplotlib)"),
-    DRAW_ARG,
-    FACES_ARG,
-    arg("--foundation-return", choices=("on", "off"), help="Forty Thieves: foundation to column moves (default on)"),
-    arg("--dry-run", action="store_true", help="validate the settings, print what would run, and stop"),
-    arg("--no-progress", action="store_true", help="no progress bar on stderr"),
-    epilog=HINT_BENCH_EPILOG,
-)
-def cmd_hint_bench(args: argparse.Namespace) -> int:
-    from agents.evaluation.backends import RayUnavailableError
-    from agents.hintbench.config import HintBenchConfig
-    from agents.hintbench.run import run_hint_bench
-
-    keys = ("game", "rules", "deals", "seed", "reference", "heuristics", "every", "per_deal", "samples", "max_nodes",
-            "max_seconds", "decided_only")  # fmt: skip
-    raw = _config_with_flags(args, (*keys, "workers", "backend", "ray_address", "out", "plot"), ("draw", "faces"))
-    config = HintBenchConfig.from_mapping(raw, source=args.config)
-    config.check_outputs()
-    if args.dry_run:
-        print(config.dry_run_text(), end="")
-        return 0
-    try:
-        result = run_hint_bench(config, progress=not args.no_progress)
-    except RayUnavailableError as error:
-        raise CLIError(str(error)) from None
-    except (RuntimeError, ValueError) as error:  # a heuristic's illegal move, a worker that died
-        raise CLIError(one_line(error)) from None
-    print(result.header(), end="")
-    print()
-    print(result.table(), end="", flush=True)
-    if config.out is not None:
-        result.write(config.out)
-        print(f"wrote {os.path.join(config.out, 'results.json')} and summary.csv, positions.json, labels.csv")
-    if config.plot is not None:
-        result.plot(config.plot)
-        print(f"plotted blunder rates and regrets to {config.plot}")
-    return 0
-
-
-# --------------------------------------------------------------------------- replay
-
-REPLAY_EPILOG = """\
-Each record (a JSON file written by eval --record; a folder stands for every *.json under
-it) is replayed in a fresh env made with the recorded env keywords: every action must be
-legal, the episode must end exactly after the last one, and the score, the outcome (won,
-cards cleared / founded, moves, longest chain, steps, truncated reason) and the rules must be
-the recorded ones.  The first difference stops the replay: one line on stderr naming the
-file and what differs, exit status 1.  A file that is not a record (bad JSON, a missing
-field) exits with 2.  A record of another solitaire-env version replays with a warning
-(--strict: an error).
-
-examples:
-  solitaire-env replay episodes/
-  solitaire-env replay episodes/random/00007-TP1-E-IUIL36E.json --verbose
-  solitaire-env replay episodes/ --rerun-agent     also re-run each agent and check its choices
-"""
-#: Exit status of a replay that differs from its record.
-EXIT_MISMATCH = 1
-
-
-@verb(
-    "replay",
-    "replay recorded episodes and check that they reproduce exactly",
-    arg("files", nargs="+", metavar="FILE", help="episode records (JSON) or folders of them"),
-    arg("--rerun-agent", action="store_true", help="also rebuild each recorded agent and check its every choice"),
-    arg("--strict", action="store_true", help="a record of another solitaire-env version is an error"),
-    arg("-v", "--verbose", action="store_true", help="one line per episode"),
-    epilog=REPLAY_EPILOG,
-)
-def cmd_replay(args: argparse.Namespace) -> int:
-    from agents.evaluation.records import PROGRESS_KEY, Replayer, ReplayMismatch, find_records
-
-    paths = find_records(args.files)
-    replayer = Replayer(rerun_agent=args.rerun_agent, strict=args.strict)
-    warned: set[str] = set()
-    n = 0
-    try:
-        for report in replayer.replay_files(paths):
-            n += 1
-            for warning in report.warnings:
-                if warning not in warned:
-                    warned.add(warning)
-                    print(f"{PROG}: warning: {report.path}: {warning}", file=sys.stderr)
-            if args.verbose:
-                r = report.record
-                o = r["outcome"]
-                agent = r.get("agent", {}).get("name", "?")
-                deal = r.get("deal_code") or "(deal string)"
-                state = "won" if o["won"] else "lost"
-                progress = f"{o[PROGRESS_KEY[r['game']]]} {PROGRESS_KEY[r['game']]}"
-                print(
-                    f"ok  {report.path}: {deal} {agent} {state}, score {r['score']}, {progress}, {o['steps']} actions"
-                )
-    except ReplayMismatch as error:
-        print(f"{PROG}: error: {one_line(error)}", file=sys.stderr)
-        return EXIT_MISMATCH
-    finally:
-        replayer.close()
-    print(f"replayed {n} episode(s): every one reproduced exactly (legal actions, score, outcome, rules)")
-    return 0
-
-
-# --------------------------------------------------------------------------- train
-
-TRAIN_EPILOG = """\
-Trains MaskablePPO (sb3-contrib; pip install 'solitaire-env[rl]') on the numba batch env from
-a YAML config (see configs/ppo_*.yaml and docs/training.md): until its timesteps or minutes,
-whichever comes first; validation deals evaluated during training (MaskableEvalCallback, the
-best model kept); then the test: the ppo agent on the best model next to the config's
-comparison agents on the held-out test deals (paired McNemar tests).  The training stream never
-deals a validation or test deal.  Writes to the out folder: model.zip, best_model.zip (each
-with its sidecar JSON for the ppo agent), model.npz and best_model.npz (the numpy policies of the
-afterstate and move-feature policies: they play without torch), metrics.json, learning_curve.png, evaluations.npz,
-test/ (the evaluation's results) and tensorboard/ (tensorboard --logdir OUT/tensorboard).
-
-examples:
-  solitaire-env train --config configs/ppo_smoke.yaml
-  solitaire-env train --config configs/ppo_tripeaks_easy.yaml
-  solitaire-env train --config configs/ppo_tripeaks_easy.yaml --resume runs/ppo_tripeaks_easy/model.zip \\
-      --timesteps 2000000 --out runs/ppo_tripeaks_easy_more
-  solitaire-env eval --agents lookahead ppo:model=runs/ppo_tripeaks_easy/best_model.zip --deals 1000
-"""
-
-
-@verb(
-    "train",
-    "train MaskablePPO from a YAML config: validation while training, test on held-out deals, model + metrics",
-    arg("--config", metavar="FILE", required=True, help="a YAML training config (see configs/ppo_*.yaml)"),
-    arg("--timesteps", type=_positive, metavar="N", help="override: env steps to train (with --resume: steps to add)"),
-    arg("--minutes", type=float, metavar="M", help="override: wall-clock limit of the learning, in minutes"),
-    arg("--seed", type=_seed, metavar="N", help="override: the seed of the envs, the policy and PPO"),
-    arg("--out", metavar="DIR", help="override: the output folder"),
-    arg("--resume", metavar="MODEL", help="go on training this saved model (model.zip of an earlier run)"),
-    arg("--test-deals", type=int, metavar="N", help="override: how many held-out test deals (0: no test)"),
-    arg("--dry-run", action="store_true", help="validate the config, print what would run, and stop"),
-    arg("--no-progress", action="store_true", help="no progress bar on stderr"),
-    epilog=TRAIN_EPILOG,
-)
-def cmd_train(args: argparse.Namespace) -> int:
-    from agents.training.expert_iteration import is_expert_iteration
-
-    if is_expert_iteration(args.config):
-        return _train_expert_iteration(args)
-    try:
-        from agents.training.train import TrainConfig, load_train_config, train
-    except ImportError as error:  # pragma: no cover - the rl extra is missing
-        raise CLIError(f"train needs the rl extra (pip install 'solitaire-env[rl]'): {error}") from None
-    if args.minutes is not None and not 0 < args.minutes < float("inf"):
-        raise CLIError(f"--minutes must be a finite number > 0, got {args.minutes}")
-    if args.test_deals is not None and args.test_deals < 0:
-        raise CLIError(f"--test-deals must be >= 0, got {args.test_deals}")
-    config: TrainConfig = load_train_config(
-        args.config, timesteps=args.timesteps, minutes=args.minutes, seed=args.seed, out=args.out, resume=args.resume
-    )
-    if args.test_deals is not None:
-        raw = config.to_dict()
-        raw["test"]["deals"] = args.test_deals
-        config = TrainConfig.from_mapping(raw, source=args.config)
-    if args.dry_run:
-        print(config.dry_run_text(), end="")
-        return 0
-    result = train(config, progress=not args.no_progress)
-    m = result.metrics
-    best = m["best_validation"] or {}
-    print(
-        f"trained {m['timesteps_this_run']:,} steps in {m['learn_seconds']:.0f} s "
-        f"({m['steps_per_second']:,.0f} steps/s, "
-        f"stopped by {m['stopped_by']}); best validation mean return {best.get('mean_reward', float('nan')):.3f}"
-        + (f", win rate {100 * best['win_rate']:.1f}%" if "win_rate" in best else "")
-    )
-    if "test" in m:
-        print(m["test"]["table"], end="")
-    for key in ("best_model", "best_model_numpy", "model", "model_numpy", "metrics", "learning_curve", "tensorboard"):
-        if key in result.files:
-            print(f"{key}: {result.files[key]}")
-    return 0
-
-
-EXPORT_EPILOG = """\
-Writes the numpy policy of a trained MaskablePPO model: the scorer network of a ppo.features:
-afterstate (TriPeaks) or ppo.features: moves (Forty Thieves) policy and what its inputs need, read
-from MODEL and its sidecar JSON.  The ppo agent plays the .npz with numpy, without torch
-(ppo:model=FILE.npz); the packaged policies that the ppo agent plays without a model are such
-files.  train writes model.npz and best_model.npz itself; export is for a model.zip from
-elsewhere.  Other policies (MlpPolicy, features: chain) play through torch only.
-
-examples:
-  solitaire-env export runs/ppo_tripeaks_easy/best_model.zip
-  solitaire-env export runs/ppo_fortythieves/best_model.zip --out ft.npz
-  solitaire-env eval --agents ppo:model=ft.npz --game ft --deals 200
-"""
-
-
-@verb(
-    "export",
-    "write a trained model.zip as a numpy policy (.npz) that the ppo agent plays without torch",
-    arg("model", metavar="MODEL", help="a model.zip that train wrote (its sidecar JSON beside it)"),
-    arg("--out", metavar="FILE", help="the .npz to write (default: MODEL with .npz for .zip)"),
-    epilog=EXPORT_EPILOG,
-)
-def cmd_export(args: argparse.Namespace) -> int:
-    from agents.training.export import export_policy, numpy_path
-
-    out = args.out if args.out is not None else str(numpy_path(args.model))
-    _check_output("--out", out)
-    try:
-        path = export_policy(args.model, out)
-    except (FileNotFoundError, ValueError) as error:  # a missing rl extra too (MissingExtraError)
-        raise CLIError(str(error)) from None
-    print(f"numpy policy: {path} ({path.stat().st_size:,} bytes)")
-    return 0
-
-
-def _train_expert_iteration(args: argparse.Namespace) -> int:
-    """``train`` with a ``method: expert_iteration`` config (agents/training/expert_iteration.py)."""
-    from dataclasses import replace
-
-    from agents.training.expert_iteration import load_ei_config, run_expert_iteration
-
-    for name in ("timesteps", "resume"):
-        if getattr(args, name) is not None:
-            raise CLIError(f"--{name} is for MaskablePPO configs; {args.config} is an expert-iteration config")
-    config = load_ei_config(args.config, out=args.out, seed=args.seed)
-    if args.minutes is not None:
-        if not 0 < args.minutes < float("inf"):
-            raise CLIError(f"--minutes must be a finite number > 0, got {args.minutes}")
-        config = replace(config, minutes=float(args.minutes))
-    if args.test_deals is not None:
-        if args.test_deals < 0:
-            raise CLIError(f"--test-deals must be >= 0, got {args.test_deals}")
-        config = replace(config, test={**config.test, "deals": args.test_deals})
-    if args.dry_run:
-        print(f"expert iteration of the TriPeaks rollout agent's base policy ({config.source})")
-        for key, value in vars(config).items():
-            if key != "source":
-                print(f"  {key}: {value}")
-        return 0
-    metrics = run_expert_iteration(config, say=print)
-    print(f"net: {metrics['net']}\nmetrics: {os.path.join(config.out, 'metrics.json')}")
-    return 0
-
-
 BENCH_EPILOG = """\
 Every figure is a ratio against a reference run interleaved with it in this process (median
 of --rounds rounds): the envs against Gymnasium's CartPole-v1 (gym.make, random actions), the
@@ -991,12 +520,13 @@ examples:
 @verb(
     "bench",
     "throughput benchmarks: single envs, the batch env, the solver, each as a ratio to its reference",
-    arg("--rounds", type=_positive, default=7, metavar="N", help="interleaved rounds, median taken (default 7)"),
-    arg("--steps", type=_positive, default=50_000, metavar="N", help="CartPole steps per round (default 50000)"),
+    arg("--rounds", type=parse_positive, default=7, metavar="N", help="interleaved rounds, median taken (default 7)"),
+    arg("--steps", type=parse_positive, default=50_000, metavar="N", help="CartPole steps per round (default 50000)"),
     arg("--only", choices=("env", "vector", "solver"), help="only the single envs, the batch env or the solver"),
-    arg("--num-envs", type=_positive, default=1024, metavar="N", help="envs of the batch env (default 1024)"),
-    arg("--solver-deals", type=_positive, default=10, metavar="N", help="deals per solver round (default 10)"),
+    arg("--num-envs", type=parse_positive, default=1024, metavar="N", help="envs of the batch env (default 1024)"),
+    arg("--solver-deals", type=parse_positive, default=10, metavar="N", help="deals per solver round (default 10)"),
     epilog=BENCH_EPILOG,
+    last=True,
 )
 def cmd_bench(args: argparse.Namespace) -> int:
     from solitaire_env import bench
