@@ -25,29 +25,27 @@ if it played fair.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import Any
 
 from agents.base import Agent, Game, GameName
 from solitaire_env.common.budget import search_budget
 from solitaire_env.common.result import SolveResult
-from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.rules import DRAW as FT_DRAW
 from solitaire_env.hints import public_move
-from solitaire_env.tripeaks.game import TriPeaksGame
 
-__all__ = ["OracleAgent", "position_key"]
+__all__ = ["FortyThievesOracle", "OracleAgent", "TriPeaksOracle", "position_key"]
 
 
 def position_key(game: Game) -> tuple[Any, ...]:
-    """What a solver's line depends on: the deal's cards (stock order included) and the position."""
-    if isinstance(game, TriPeaksGame):
-        return (game.rules, game.tableau, game.stock, game.removed, game.stock_pos, game.waste_key)
-    assert isinstance(game, FortyThievesGame)
-    return (game.rules, game.stock, game.position_hash, game.stock_pos)
+    """What a solver's line depends on: the deal's cards (stock order included) and the position
+    (the game's ``line_key``)."""
+    return game.line_key()
 
 
 class OracleAgent(Agent):
-    """Plays the full-information solver's line (it reads the hidden cards: an upper bound).
+    """Plays the full-information solver's line (it reads the hidden cards: an upper bound):
+    what both games' oracles share (:class:`TriPeaksOracle`, :class:`FortyThievesOracle`).
 
     Options: ``max_nodes`` and ``max_seconds``, the budget of each search
     (:mod:`solitaire_env.common.budget`: one alone is the only limit, both: the first spent;
@@ -57,7 +55,6 @@ class OracleAgent(Agent):
     """
 
     name = "oracle"
-    games = ("tripeaks", "fortythieves")
     sees_hidden = True
     label = "upper bound"
 
@@ -96,9 +93,7 @@ class OracleAgent(Agent):
             return action
         result = self._search(game)
         self.last_status = result.status
-        line = result.line
-        if result.status != "solved" and isinstance(game, FortyThievesGame):
-            line = _through_draws(line, self.follow)
+        line = result.line if result.status == "solved" else self._unsolved_line(result.line)
         self._plan = self._line_plan(game, line)
         action = self._plan.get(key)
         if action is not None:
@@ -112,19 +107,17 @@ class OracleAgent(Agent):
 
     def _search(self, game: Game) -> SolveResult:
         self.searches += 1
-        result: SolveResult
-        if isinstance(game, TriPeaksGame):
-            from solitaire_env.tripeaks.solver import solve_tripeaks  # numba: loaded on first use
-
-            result = solve_tripeaks(
-                game, max_nodes=self.budget.nodes, max_seconds=self.budget.seconds, maximise_cleared=True
-            )
-        else:
-            from solitaire_env.fortythieves.solver import solve_fortythieves  # numba: loaded on first use
-
-            result = solve_fortythieves(game, max_nodes=self.budget.nodes, max_seconds=self.budget.seconds)
+        result = self._solve(game)
         self.nodes += result.nodes
         return result
+
+    @abstractmethod
+    def _solve(self, game: Any) -> SolveResult:
+        """The full-information search of a position."""
+
+    def _unsolved_line(self, line: tuple[int, ...]) -> tuple[int, ...]:
+        """The part of a line that did not win that is played before searching again (all of it)."""
+        return line
 
     @staticmethod
     def _line_plan(game: Game, line: tuple[int, ...]) -> dict[tuple[Any, ...], int]:
@@ -136,6 +129,32 @@ class OracleAgent(Agent):
             if work.try_play(action) is not None:  # pragma: no cover - a solver line always replays
                 break
         return plan
+
+
+class TriPeaksOracle(OracleAgent):
+    """:class:`OracleAgent` on TriPeaks: an exact search; a lost deal's line clears the most cards."""
+
+    games = ("tripeaks",)
+
+    def _solve(self, game: Any) -> SolveResult:
+        from solitaire_env.tripeaks.solver import solve_tripeaks  # numba: loaded on first use
+
+        return solve_tripeaks(game, max_nodes=self.budget.nodes, max_seconds=self.budget.seconds, maximise_cleared=True)
+
+
+class FortyThievesOracle(OracleAgent):
+    """:class:`OracleAgent` on Forty Thieves: a line that did not win is played through
+    ``follow`` draws, then searched again."""
+
+    games = ("fortythieves",)
+
+    def _solve(self, game: Any) -> SolveResult:
+        from solitaire_env.fortythieves.solver import solve_fortythieves  # numba: loaded on first use
+
+        return solve_fortythieves(game, max_nodes=self.budget.nodes, max_seconds=self.budget.seconds)
+
+    def _unsolved_line(self, line: tuple[int, ...]) -> tuple[int, ...]:
+        return _through_draws(line, self.follow)
 
 
 def _through_draws(line: tuple[int, ...], draws: int) -> tuple[int, ...]:

@@ -34,7 +34,8 @@ tie-break decides; ``docs/research_notes.md`` has what this costs on TriPeaks.
 
 from __future__ import annotations
 
-from typing import Any
+from abc import abstractmethod
+from typing import Any, cast
 
 from agents.base import Agent, Game, GameName, PublicState
 from solitaire_env.common.result import SolveResult
@@ -44,10 +45,9 @@ from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge
 from solitaire_env.fortythieves.planning import founds_safely
 from solitaire_env.fortythieves.python_solver import ordered_moves as ft_solver_moves
 from solitaire_env.tripeaks.advice import tripeaks_advice
-from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.knowledge import TriPeaksKnowledge
 
-__all__ = ["DEFAULTS", "PimcAgent"]
+__all__ = ["DEFAULTS", "FortyThievesPimc", "PimcAgent", "TriPeaksPimc"]
 
 #: Default options per game: a TriPeaks game costs about 0.3-0.5 CPU s (a 1000-deal
 #: evaluation: minutes), a Forty Thieves game a few seconds (see the docs).
@@ -64,7 +64,9 @@ def _whole(name: str, value: Any, low: int) -> int:
 
 
 class PimcAgent(Agent):
-    """Determinized sampling with the full-information solver (see the module docstring).
+    """Determinized sampling with the full-information solver (see the module docstring): what
+    both games' agents share; :class:`TriPeaksPimc` and :class:`FortyThievesPimc` score the
+    candidates.
 
     Options: ``samples`` (K, the determinizations per decision), ``max_nodes`` (the node
     budget of each search), ``intractable`` (what a spent budget counts, 0..1; default 0.5),
@@ -75,7 +77,6 @@ class PimcAgent(Agent):
     """
 
     name = "pimc"
-    games = ("tripeaks", "fortythieves")
     label = "determinized solver"
 
     def __init__(
@@ -119,24 +120,91 @@ class PimcAgent(Agent):
         legal = state.legal
         if len(legal) == 1:
             return legal[0]
-        if self.game == "tripeaks":
-            return self._act_tripeaks(state)
-        return self._act_fortythieves(state)
+        return self._act(state)
 
-    def _act_tripeaks(self, state: PublicState) -> int:
-        assert isinstance(state.knowledge, TriPeaksKnowledge)
-        hint = tripeaks_advice(state.knowledge)
+    #: Where the win total sits in a candidate's score tuple.
+    WIN_INDEX = 0
+
+    @abstractmethod
+    def _act(self, state: PublicState) -> int:
+        """The move of a position with more than one legal move."""
+
+    @abstractmethod
+    def _search(self, game: Any) -> SolveResult:
+        """The full-information search of one sample's position."""
+
+    def _choose(self, candidates: list[int], hint: int | None, scores: dict[int, tuple[float, ...]]) -> int:
+        """The best score; ties: the hint's move, then the earliest candidate."""
+        self.decisions += 1
+        self.last_scores = scores
+        order = {a: i for i, a in enumerate(candidates)}
+        use_hint = self.tiebreak == "hint"
+        choice = max(candidates, key=lambda a: (scores[a], use_hint and a == hint, -order[a]))
+        if sum(1 for a in candidates if scores[a] == scores[choice]) > 1:
+            self.ties += 1
+        if all(scores[a][self.WIN_INDEX] == self.samples for a in candidates):
+            self.unanimous += 1
+        if choice != hint:
+            self.overrides += 1
+        return choice
+
+    def _value(self, result: SolveResult) -> float:
+        if result.status == "solved":
+            return 1.0
+        if result.status == "intractable":
+            return self.intractable
+        return 0.0
+
+    def _solve(self, game: Any) -> SolveResult:
+        self.searches += 1
+        return self._search(game)
+
+
+class TriPeaksPimc(PimcAgent):
+    """:class:`PimcAgent` on TriPeaks: every legal move, scored by the samples it wins."""
+
+    games = ("tripeaks",)
+
+    def _act(self, state: PublicState) -> int:
+        hint = tripeaks_advice(cast(TriPeaksKnowledge, state.knowledge))
         rng = state.rng(self.seed)
         samples = [state.determinize(rng) for _ in range(self.samples)]
         legal = list(state.legal)
         return self._choose(legal, hint, self._tripeaks_scores(samples, legal))
 
-    def _act_fortythieves(self, state: PublicState) -> int:
-        assert isinstance(state.knowledge, FortyThievesKnowledge)
-        hint = fortythieves_advice(state.knowledge)
+    def _search(self, game: Any) -> SolveResult:
+        from solitaire_env.tripeaks.solver import solve_tripeaks  # numba: loaded on first use
+
+        return solve_tripeaks(game, max_nodes=self.max_nodes)
+
+    def _tripeaks_scores(self, samples: list[Game], legal: list[int]) -> dict[int, tuple[float, ...]]:
+        total = dict.fromkeys(legal, 0.0)
+        for sample in samples:
+            root = self._solve(sample)
+            if root.status == "unsolvable":
+                continue  # no move wins this sample: every candidate scores 0 here
+            known = root.line[0] if root.status == "solved" and root.line else None
+            for action in legal:
+                if action == known:
+                    total[action] += 1.0
+                    continue
+                child = sample.copy()
+                child.play(action)
+                total[action] += 1.0 if child.won else self._value(self._solve(child))
+        return {a: (v,) for a, v in total.items()}
+
+
+class FortyThievesPimc(PimcAgent):
+    """:class:`PimcAgent` on Forty Thieves: the solver's first moves and the hint's, scored by
+    (not repeating a position, samples won, cards founded)."""
+
+    games = ("fortythieves",)
+    WIN_INDEX = 1
+
+    def _act(self, state: PublicState) -> int:
+        hint = fortythieves_advice(cast(FortyThievesKnowledge, state.knowledge))
         rng = state.rng(self.seed)
-        first = state.determinize(rng)
-        assert isinstance(first, FortyThievesGame)
+        first = cast(FortyThievesGame, state.determinize(rng))
         # the solver's move list reads the columns, waste and foundations only (all public)
         moves = [a for a in ft_solver_moves(first, -1) if state.mask[a]]
         if len(moves) == 1 and founds_safely(first, moves[0]):
@@ -153,58 +221,13 @@ class PimcAgent(Agent):
         visited = _visited_hashes(first, len(state.actions))
         return self._choose(candidates, hint, self._fortythieves_scores(samples, candidates, visited))
 
-    def _choose(self, candidates: list[int], hint: int | None, scores: dict[int, tuple[float, ...]]) -> int:
-        """The best score; ties: the hint's move, then the earliest candidate."""
-        self.decisions += 1
-        self.last_scores = scores
-        order = {a: i for i, a in enumerate(candidates)}
-        use_hint = self.tiebreak == "hint"
-        choice = max(candidates, key=lambda a: (scores[a], use_hint and a == hint, -order[a]))
-        if sum(1 for a in candidates if scores[a] == scores[choice]) > 1:
-            self.ties += 1
-        win = 0 if self.game == "tripeaks" else 1  # where the win total sits in a score
-        if all(scores[a][win] == self.samples for a in candidates):
-            self.unanimous += 1
-        if choice != hint:
-            self.overrides += 1
-        return choice
-
-    def _value(self, result: SolveResult) -> float:
-        if result.status == "solved":
-            return 1.0
-        if result.status == "intractable":
-            return self.intractable
-        return 0.0
-
-    # ------------------------------------------------------------------ TriPeaks
-
-    def _tripeaks_scores(self, samples: list[Game], legal: list[int]) -> dict[int, tuple[float, ...]]:
-        total = dict.fromkeys(legal, 0.0)
-        for sample in samples:
-            assert isinstance(sample, TriPeaksGame)
-            root = self._solve(sample)
-            if root.status == "unsolvable":
-                continue  # no move wins this sample: every candidate scores 0 here
-            known = root.line[0] if root.status == "solved" and root.line else None
-            for action in legal:
-                if action == known:
-                    total[action] += 1.0
-                    continue
-                child = sample.copy()
-                child.play(action)
-                total[action] += 1.0 if child.won else self._value(self._solve(child))
-        return {a: (v,) for a, v in total.items()}
-
-    # ------------------------------------------------------------------ Forty Thieves
-
     def _fortythieves_scores(
         self, samples: list[Game], candidates: list[int], visited: set[int]
     ) -> dict[int, tuple[float, ...]]:
         value = dict.fromkeys(candidates, 0.0)
         founded = dict.fromkeys(candidates, 0)
         fresh: dict[int, bool] = {}
-        for sample in samples:
-            assert isinstance(sample, FortyThievesGame)
+        for sample in cast(list[FortyThievesGame], samples):
             for action in candidates:
                 child = sample.copy()
                 child.play(action)
@@ -218,14 +241,7 @@ class PimcAgent(Agent):
                 founded[action] += result.best
         return {a: (float(fresh[a]), value[a], float(founded[a])) for a in candidates}
 
-    # ------------------------------------------------------------------ search
-
-    def _solve(self, game: Game) -> SolveResult:
-        self.searches += 1
-        if isinstance(game, TriPeaksGame):
-            from solitaire_env.tripeaks.solver import solve_tripeaks  # numba: loaded on first use
-
-            return solve_tripeaks(game, max_nodes=self.max_nodes)
+    def _search(self, game: Any) -> SolveResult:
         from solitaire_env.fortythieves.solver import solve_fortythieves  # numba: loaded on first use
 
         return solve_fortythieves(game, max_nodes=self.max_nodes)

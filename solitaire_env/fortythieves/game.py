@@ -539,6 +539,11 @@ class FortyThievesGame:
 
     counters = counters_of  # a method: game.counters() is counters_of(game)
 
+    def line_key(self) -> tuple[Any, ...]:
+        """What a solver's line from here depends on: the rules, the stock's order and the
+        position (its hash and the stock position)."""
+        return (self.rules, self.stock, self.position_hash, self.stock_pos)
+
     def public_view(self) -> dict[str, Any]:
         """What the player sees, JSON-serialisable: ``columns`` (10 lists of card text, bottom
         to top), ``waste`` (list, top last), ``foundations`` (8 top cards or ``None``, with

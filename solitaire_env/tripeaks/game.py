@@ -360,6 +360,11 @@ class TriPeaksGame:
             "longest_chain": self.longest_chain,
         }
 
+    def line_key(self) -> tuple[Any, ...]:
+        """What a solver's line from here depends on: the rules, the deal's cards (stock order
+        included) and the position."""
+        return (self.rules, self.tableau, self.stock, self.removed, self.stock_pos, self.waste_key)
+
     def public_view(self) -> dict[str, Any]:
         """What the player sees, JSON-serialisable: ``tableau`` (card text, ``"??"`` face
         down, ``None`` removed), ``waste`` (top card or ``None``), ``stock_count``, counters
