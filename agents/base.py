@@ -30,12 +30,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from solitaire_env.common.cards import JOKER
-from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge
-from solitaire_env.games import GameName, spec_of
+from solitaire_env.games import GameName, game_spec, spec_of
 from solitaire_env.hints import game_knowledge
-from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import TriPeaksGame
 from solitaire_env.tripeaks.knowledge import TriPeaksKnowledge
 
@@ -168,16 +166,9 @@ class PublicState:
         it = iter(cards)
         layout = [next(it) if c is None else c for c in self.layout]
         stock = [next(it) if c is None else c for c in self.stock]
-        game: Game
-        if self.game == "tripeaks":
-            if self.first_waste is not None:
-                tp_deal = TriPeaksDeal(tuple(layout), self.first_waste, tuple(stock))
-            else:
-                tp_deal = TriPeaksDeal(tuple(layout), stock[0], tuple(stock[1:]))
-            game = TriPeaksGame(tp_deal, self.rules, self.scoring)
-        else:
-            columns = tuple(tuple(layout[4 * c : 4 * c + 4]) for c in range(len(layout) // 4))
-            game = FortyThievesGame(FortyThievesDeal(columns, tuple(stock)), self.rules, self.scoring)
+        spec = game_spec(self.game)
+        deal = spec.deal_class.from_places(layout, stock, self.first_waste)
+        game: Game = spec.game_class(deal, self.rules, self.scoring)
         for action in self.actions:
             reason = game.try_play(action)
             if reason is not None:  # cannot happen for a state made by public_state()

@@ -121,6 +121,13 @@ class GameSpec:
         """The canonical rule letter of a code when none is asked for (the first one)."""
         return next(iter(self.letter_options))
 
+    def rule_letter(self, rules: object) -> str:
+        """The canonical rule letter whose options a rules object has (TriPeaks ``wrap=False``: ``C``)."""
+        for letter, options in self.letter_options.items():
+            if all(getattr(rules, k) == v for k, v in options.items()):
+                return letter
+        raise ValueError(f"no {self.title} rule letter has the options of {rules!r}")
+
     @property
     def salt(self) -> int:
         """The deal stream's salt: the code letters read as a big-endian number (``"TP"`` -> 0x5450)."""

@@ -58,7 +58,7 @@ from solitaire_env import __version__
 from solitaire_env.common.deals import draw_codes
 from solitaire_env.common.numba_cache import numba_cold
 from solitaire_env.common.statistics import wilson
-from solitaire_env.games import GAMES
+from solitaire_env.games import GAMES, game_spec
 
 __all__ = [
     "COMPILE_NOTE",
@@ -97,7 +97,6 @@ TABLE_LEGEND = {
         "(wall time in its worker; CPU s/game: the worker's CPU time, every thread of the process)",
     ),
 }
-RULE_TITLES = {"E": "Easy (K and A adjacent)", "C": "Classic (K and A not adjacent)", "N": "the app's"}
 
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
@@ -222,9 +221,10 @@ class EvalResult:
 
     def header(self) -> str:
         c = self.config
-        what = GAME_TITLES[c.game]
-        if c.game == "tripeaks":
-            what += f", rules {c.rules}: {RULE_TITLES[c.rules]}"
+        spec = game_spec(c.game)
+        what = spec.title
+        if len(spec.letter_names) > 1:  # a game with one rule letter does not name it
+            what += f", rules {c.rules}: {spec.letter_names[c.rules]}"
         if c.env:
             what += "; " + ", ".join(f"{k} {v}" for k, v in c.env.items())
         first = f"codes {self.codes[0]}{' ...' if len(self.codes) > 1 else ''} " if self.codes else ""
@@ -508,8 +508,9 @@ def plot_win_rates(result: EvalResult, path: str | os.PathLike[str]) -> Path:
     ax.set_yticks(range(len(keys)), names)
     ax.set_xlabel("win rate, % (95% Wilson interval)")
     c = result.config
-    rules = f", rules {c.rules}" if c.game == "tripeaks" else ""
-    ax.set_title(f"{GAME_TITLES[c.game]}{rules}: {len(result.codes)} deals, seed {c.seed}")
+    spec = game_spec(c.game)
+    rules = f", rules {c.rules}" if len(spec.letter_names) > 1 else ""
+    ax.set_title(f"{spec.title}{rules}: {len(result.codes)} deals, seed {c.seed}")
     ax.set_xlim(0, max(100.0, *(r + e for r, e in zip(rates, err[1]))) if rates else 100)
     fig.tight_layout()
     out = Path(path)

@@ -20,7 +20,6 @@ from typing import Any, NamedTuple
 from agents.base import Agent, Game, decide
 from solitaire_env.common.deals import parse_deal_code
 from solitaire_env.dealing import make_game
-from solitaire_env.fortythieves.game import FortyThievesGame
 from solitaire_env.games import game_spec
 
 __all__ = ["Position", "position_game", "sample_positions"]
@@ -77,9 +76,10 @@ def _episode(agent: Agent, game: Game, max_steps: int) -> Iterable[tuple[Game, t
     seen: Counter[int] = Counter()
     agent.reset()
     while not game.over and len(actions) < max_steps:
-        if isinstance(game, FortyThievesGame):
-            seen[game.position_hash] += 1
-            if seen[game.position_hash] >= MAX_REPEATS:
+        key = getattr(game, "position_hash", None)  # the games that can repeat a position have one
+        if key is not None:
+            seen[key] += 1
+            if seen[key] >= MAX_REPEATS:
                 return
         yield game, tuple(actions)
         action = decide(agent, game, actions)

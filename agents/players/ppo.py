@@ -77,7 +77,8 @@ import numpy as np
 
 from agents.base import Agent, EnvOutput, GameName, PublicState
 from agents.players.scorers import ScorerNet
-from solitaire_env.games import ENV_IDS  # the registered env of each game (re-exported
+from agents.training.game_features import for_game
+from solitaire_env.games import ENV_IDS, game_spec  # the registered env of each game (re-exported
 
 __all__ = [
     "ENV_IDS",
@@ -166,16 +167,18 @@ def _same_space(a: Any, b: Any) -> bool:
 #: by the rules' K-A wrap (Easy: wrap, Classic: none), Forty Thieves.  ``solitaire-env export``
 #: made each from its config's ``model.zip`` (``configs/ppo_tripeaks_easy.yaml``,
 #: ``ppo_tripeaks_classic.yaml``, ``ppo_fortythieves.yaml``; docs/training.md).
-PUBLISHED_POLICIES: dict[tuple[GameName, bool], str] = {
-    ("tripeaks", True): "tripeaks_easy_ppo.npz",
-    ("tripeaks", False): "tripeaks_classic_ppo.npz",
-    ("fortythieves", True): "fortythieves_ppo.npz",
+PUBLISHED_POLICIES: dict[tuple[GameName, str], str] = {
+    ("tripeaks", "E"): "tripeaks_easy_ppo.npz",
+    ("tripeaks", "C"): "tripeaks_classic_ppo.npz",
+    ("fortythieves", "N"): "fortythieves_ppo.npz",
 }
 
 
-def published_policy(game: GameName, wrap: bool = True) -> Path:
-    """The path of the published policy of ``game`` (TriPeaks: for rules with or without K-A wrap)."""
-    return Path(__file__).with_name("data") / PUBLISHED_POLICIES[(game, bool(wrap) or game != "tripeaks")]
+def published_policy(game: GameName, rule: str | None = None) -> Path:
+    """The path of the published policy of ``game`` under its rule letter (``None``: the game's
+    default rule; TriPeaks ``E`` Easy, ``C`` Classic)."""
+    letter = game_spec(game).default_rule if rule is None else rule
+    return Path(__file__).with_name("data") / PUBLISHED_POLICIES[(game, letter)]
 
 
 class PpoAgent(Agent):
@@ -209,14 +212,15 @@ class PpoAgent(Agent):
         path = published_policy(game) if model is None else model_file(model)
         if not path.is_file():
             raise FileNotFoundError(f"ppo model file not found: {path}")
-        #: the numpy policy (a ``.npz``; by K-A wrap for the published ones), else ``None``: torch
-        self.nets: dict[bool, ScorerNet] = {}
+        #: the numpy policy (a ``.npz``; by rule letter for the published ones), else none: torch
+        self.nets: dict[str, ScorerNet] = {}
+        self._rule = game_spec(game).default_rule
         kwargs: dict[str, Any] = {}
         if path.suffix == ".npz":
             net = ScorerNet.load(path)
             if net.game != game:
                 raise ValueError(f"the ppo policy {path} was trained on {net.game}, not {game}")
-            self.nets[True] = net
+            self.nets[self._rule] = net
             kwargs.update(net.env_kwargs)
             if advice is None:
                 advice = net.advice
@@ -230,7 +234,7 @@ class PpoAgent(Agent):
                 advice = sidecar["advice"]
         if advice not in (None, "none", *ADVICE):
             raise ValueError(f"unknown advice {advice!r}; want one of {', '.join(ADVICE)}")
-        if advice in ADVICE and game != "tripeaks":
+        if advice in ADVICE and not for_game("advice", game):
             raise ValueError(f"advice {advice!r} is for TriPeaks models")
         #: ``"base_policy"``: the observation ends with the base policy's move (:mod:`agents.training.advice`).
         self.advice = None if advice in (None, "none") else str(advice)
@@ -256,7 +260,7 @@ class PpoAgent(Agent):
         #: Forty Thieves models on move features (:mod:`agents.training.move_features`): their maker.
         self.move_features: MoveFeatures | None = None
         if self.nets:
-            if self.nets[True].kind == "moves":
+            if self.nets[self._rule].kind == "moves":
                 self.move_features = MoveFeatures()
             return
         self._load_torch(path, device, torch_threads)
@@ -287,7 +291,7 @@ class PpoAgent(Agent):
         self._batch_shape = (-1, *space.shape) if isinstance(space, spaces.Box) else ()
         self._device = self.policy.device  # the property walks the parameters on every read
         want = self.observer.space
-        if self.game == "fortythieves" and takes_move_features(self.model.observation_space):
+        if for_game("moves", self.game) and takes_move_features(self.model.observation_space):
             self.move_features = MoveFeatures()
             want = self.model.observation_space
         if self.advice is not None:
@@ -297,7 +301,7 @@ class PpoAgent(Agent):
                 raise ValueError(f"advice needs flat observations, but env kwargs {self.env_kwargs} give {want}")
             want = spaces.Box(0.0, 1.0, (want.shape[0] + ADVICE_SIZE,), np.float32)
         old_rows = 210 * 21 + 8  # the move features before rows 21-23 (the lookahead's) came in
-        if self.game == "fortythieves" and getattr(self.model.observation_space, "shape", None) == (old_rows,):
+        if for_game("moves", self.game) and getattr(self.model.observation_space, "shape", None) == (old_rows,):
             raise ValueError(
                 f"the ppo model {path} was trained on the older move features (21 numbers a move); "
                 "this version's have 24 (agents/training/move_features.py): train it again"
@@ -314,12 +318,12 @@ class PpoAgent(Agent):
         of the state's rules when no model was given."""
         if not self.nets:
             return None
-        if not self.published or self.game != "tripeaks":
-            return self.nets[True]
-        wrap = bool(state.rules.wrap)
-        net = self.nets.get(wrap)
+        if not self.published:
+            return self.nets[self._rule]
+        rule = game_spec(self.game).rule_letter(state.rules)
+        net = self.nets.get(rule)
         if net is None:
-            net = self.nets[wrap] = ScorerNet.load(published_policy(self.game, wrap))
+            net = self.nets[rule] = ScorerNet.load(published_policy(self.game, rule))
         return net
 
     def observation(self, state: PublicState) -> Any:

@@ -28,7 +28,7 @@ the hint heuristic (see its docstring).
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -94,9 +94,7 @@ def tripeaks_position(state: PublicState) -> Position:
     :class:`agents.players.playouts.Position` (its fields say what they hold)."""
     from agents.players.playouts import Position  # numba: imported with the kernels, not with the package
 
-    k = state.knowledge
-    if not isinstance(k, TriPeaksKnowledge):
-        raise TypeError("tripeaks_position() takes a TriPeaks public state")
+    k = cast(TriPeaksKnowledge, state.knowledge)
     return Position(
         layout=np.array([_rank(c) for c in state.layout], dtype=np.int64),
         stock=np.array([_rank(c) for c in state.stock], dtype=np.int64),
@@ -455,8 +453,7 @@ class FortyThievesRollout(Agent):
             return None  # the line is played out (or left): the heuristic goes on
         from solitaire_env.fortythieves.solver import solve_fortythieves
 
-        game = state.with_unseen([])
-        assert isinstance(game, FortyThievesGame)
+        game = cast(FortyThievesGame, state.with_unseen([]))
         result = solve_fortythieves(game, max_nodes=self.endgame_nodes)
         line = tuple(result.line) if result.best > game.founded or result.solved else ()
         self._endgame = (state.layout, state.actions, line)
@@ -464,8 +461,7 @@ class FortyThievesRollout(Agent):
 
     def candidate_moves(self, state: PublicState) -> list[int]:
         """The moves worth a rollout, the heuristic's first."""
-        k = state.knowledge
-        assert isinstance(k, FortyThievesKnowledge)
+        k = cast(FortyThievesKnowledge, state.knowledge)
         first = fortythieves_advice(k)
         out = [] if first is None else [first]
         rest_draw = [FT_DRAW] if FT_DRAW in state.legal else []
@@ -496,8 +492,7 @@ class FortyThievesRollout(Agent):
         legal = state.legal
         if len(legal) == 1:
             return legal[0]
-        k = state.knowledge
-        assert isinstance(k, FortyThievesKnowledge)
+        k = cast(FortyThievesKnowledge, state.knowledge)
         first = fortythieves_advice(k)
         if first is None:  # cannot happen while a move is legal
             return legal[0]
@@ -517,8 +512,7 @@ class FortyThievesRollout(Agent):
         for _ in range(self.samples):
             fill = list(state.unseen)
             rng.shuffle(fill)
-            base = state.with_unseen(fill)
-            assert isinstance(base, FortyThievesGame)
+            base = cast(FortyThievesGame, state.with_unseen(fill))
             for i, a in enumerate(cands):
                 game = base.copy()
                 game.play(a)

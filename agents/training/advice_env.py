@@ -14,6 +14,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents.training.advice import ADVICE_SIZE, batch_advice, with_advice
+from agents.training.game_features import for_game
 from solitaire_env.tripeaks.observe import FLAT_SIZE
 
 __all__ = ["AdviceObservation"]
@@ -29,7 +30,7 @@ class AdviceObservation(VecEnvWrapper):
         batch = getattr(inner, "env", None)
         space = venv.observation_space
         if (
-            getattr(inner, "game", None) != "tripeaks"
+            not for_game("advice", getattr(inner, "game", None))
             or batch is None
             or not isinstance(space, spaces.Box)
             or space.shape != (FLAT_SIZE,)

@@ -16,6 +16,8 @@ from pydantic import BeforeValidator, Field, ValidationInfo, field_serializer, f
 
 from agents import settings as cfg
 from agents.evaluation.config import AgentList, EvalConfig
+from agents.training.game_features import for_game
+from solitaire_env.games import game_spec
 
 __all__ = ["PPO_KEYS", "TRAIN_KEYS", "TrainConfig", "load_train_config"]
 
@@ -133,13 +135,13 @@ class Test(cfg.Settings):
 
 #: What a key goes with (given the game, the env and the ppo block), and what it says otherwise.
 _GOES_WITH = {
-    "advice": (lambda g, env, ppo: g == "tripeaks" and env.get("obs_mode", "flat") == "flat",
+    "advice": (lambda g, env, ppo: for_game("advice", g) and env.get("obs_mode", "flat") == "flat",
                "{} is for TriPeaks with flat observations (game tripeaks, obs_mode flat)"),
-    "shaping": (lambda g, env, ppo: g == "tripeaks" and env.get("reward", "score") == "progress",
+    "shaping": (lambda g, env, ppo: for_game("shaping", g) and env.get("reward", "score") == "progress",
                 "{} is for TriPeaks with reward progress (its potential counts cards and the win bonus)"),
-    "pretrain": (lambda g, env, ppo: g == "tripeaks" and env.get("reward", "score") == "progress",
+    "pretrain": (lambda g, env, ppo: for_game("pretrain", g) and env.get("reward", "score") == "progress",
                  "is for TriPeaks with reward progress (the move values count cards and the win bonus)"),
-    "imitation": (lambda g, env, ppo: g == "fortythieves" and ppo is not None and ppo.features == "moves",
+    "imitation": (lambda g, env, ppo: for_game("imitation", g) and ppo is not None and ppo.features == "moves",
                   "is for Forty Thieves with ppo.features moves (the teacher is a Forty Thieves agent)"),
 }  # fmt: skip
 
@@ -205,9 +207,9 @@ class TrainConfig(cfg.Settings):
         want = "MultiInputPolicy" if mode == "dict" else "MlpPolicy"
         if fits and ppo.policy not in (None, want):
             found.append(("policy", f"obs_mode {mode!r} needs {want}, got {ppo.policy!r}"))
-        if fits and features in ("chain", "afterstate") and (game, mode) != ("tripeaks", "flat"):
+        if fits and features in ("chain", "afterstate") and not (for_game(features, game) and mode == "flat"):
             found.append(("features", f"{features} reads the flat TriPeaks observation (game tripeaks, obs_mode flat)"))
-        if fits and features == "moves" and (game, mode) != ("fortythieves", "flat"):
+        if fits and features == "moves" and not (for_game("moves", game) and mode == "flat"):
             found.append(("features", "moves is for Forty Thieves with flat observations (game fortythieves, "
                                       "obs_mode flat)"))  # fmt: skip
         if features in ("afterstate", "moves") and isinstance(ppo.net_arch, dict):
@@ -247,15 +249,12 @@ class TrainConfig(cfg.Settings):
 
     def make_env(self) -> Any:
         """One batch env of the config's game and keywords (without the ``rl`` extra's SB3 wrapper)."""
-        from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
-        from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
-
-        return (TriPeaksVectorEnv if self.game == "tripeaks" else FortyThievesVectorEnv)(1, **self.env_kwargs)
+        return game_spec(self.game).batch_class(1, **self.env_kwargs)
 
     @property
     def env_kwargs(self) -> dict[str, Any]:
         """The batch env's keywords (``wrap`` included, from ``rules``)."""
-        return {**self.env, **({"wrap": self.rules == "E"} if self.game == "tripeaks" else {})}
+        return {**self.env, **game_spec(self.game).letter_options[self.rules]}
 
     @property
     def rule_kwargs(self) -> dict[str, Any]:

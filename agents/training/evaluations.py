@@ -23,6 +23,7 @@ from agents.base import GameName
 from agents.evaluation.config import EvalConfig
 from agents.evaluation.specs import AgentSpec
 from agents.training.config import TrainConfig
+from agents.training.game_features import for_game
 from solitaire_env.games import game_spec
 
 __all__ = ["deal_sets", "evaluate_model", "progress_comparison", "run_test", "takes_advice", "validation_rows"]
@@ -57,7 +58,7 @@ def evaluate_model(
     from agents.training.move_features import takes_move_features
 
     inner: Any
-    if game == "fortythieves" and takes_move_features(model.observation_space):
+    if for_game("moves", game) and takes_move_features(model.observation_space):
         from agents.training.move_envs import move_vec_env
 
         inner = move_vec_env(n, kwargs, codes=list(codes))
@@ -98,7 +99,7 @@ def takes_advice(model: Any, game: GameName) -> bool:
     from solitaire_env.tripeaks.rules import NUM_ACTIONS
 
     shape = getattr(model.observation_space, "shape", None)
-    return game == "tripeaks" and shape == (FLAT_SIZE + NUM_ACTIONS,)  # the advice: one per action
+    return for_game("advice", game) and shape == (FLAT_SIZE + NUM_ACTIONS,)  # the advice: one per action
 
 
 def validation_rows(evaluation: Any) -> list[dict[str, Any]]:

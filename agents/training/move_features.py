@@ -42,12 +42,13 @@ checks that permuting the unseen stock cards changes nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from agents.base import PublicState
 from agents.players.heuristics.fortythieves import EvaluateAgent, LookaheadAgent, dig_lines
+from agents.training.game_features import for_game
 from solitaire_env.common.cards import rank_of
 from solitaire_env.fortythieves.advice import fortythieves_advice
 from solitaire_env.fortythieves.knowledge import FortyThievesKnowledge
@@ -106,9 +107,9 @@ class MoveFeatures:
 
     def __call__(self, state: PublicState) -> np.ndarray:
         out = np.zeros(OBS_SIZE, dtype=np.float32)
-        k = state.knowledge
-        if not isinstance(k, FortyThievesKnowledge):
+        if not for_game("moves", state.game):
             raise TypeError("move features are for Forty Thieves public states")
+        k = cast(FortyThievesKnowledge, state.knowledge)
         legal = k.legal
         if not legal:
             return out

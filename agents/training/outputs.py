@@ -97,7 +97,7 @@ def plot_curve(metrics: dict[str, Any], path: Path, config: TrainConfig) -> Path
     left.set_ylabel("mean episode return (training, last 100 episodes)")
     left.grid(alpha=0.3)
     x = [r["timesteps"] for r in validation]
-    if validation and "win_rate" in validation[0] and config.game == "tripeaks":
+    if validation and any(r.get("win_rate", 0.0) > 0 for r in validation):  # else the reward says more
         right.plot(x, [100 * r.get("win_rate", 0.0) for r in validation], marker="o")
         right.set_ylabel(f"validation win rate, % ({config.validation.deals} deals)")
     else:

@@ -37,8 +37,8 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents.players import playouts as P
 from agents.players.rollout import DEFAULT_POLICY
+from agents.training.game_features import for_game
 from agents.training.move_values import potentials
-from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
 
 __all__ = ["PlayoutShaping"]
 
@@ -58,7 +58,7 @@ class PlayoutShaping(VecEnvWrapper):
         while hasattr(inner, "venv"):
             inner = inner.venv
         batch = getattr(inner, "env", None)
-        if not isinstance(batch, TriPeaksVectorEnv) or getattr(inner, "game", None) != "tripeaks":
+        if batch is None or not for_game("shaping", getattr(inner, "game", None)):
             raise ValueError("PlayoutShaping needs a TriPeaks SB3VecEnv (solitaire_env.sb3) inside")
         if batch.reward_mode != "progress":
             raise ValueError('PlayoutShaping needs reward="progress" (its potential counts cards and the win bonus)')

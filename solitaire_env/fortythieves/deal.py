@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from solitaire_env.common.cards import JOKER, NUM_CARDS, card_text
@@ -43,6 +44,14 @@ class FortyThievesDeal:
         check_counts(cards, 2, "Forty Thieves deal")
         if len(cards) != 2 * NUM_CARDS:
             raise DealStringError(f"Forty Thieves deal: want 104 cards, got {len(cards)}")
+
+    @classmethod
+    def from_places(cls, layout: Sequence[int], stock: Sequence[int], waste: int | None = None) -> FortyThievesDeal:
+        """The deal whose columns hold ``layout`` (four cards a column, column 1 first, each from
+        the bottom up) and whose stock holds ``stock`` in draw order (``waste``: unused, a Forty
+        Thieves deal has no waste card)."""
+        columns = tuple(tuple(layout[4 * c : 4 * c + 4]) for c in range(len(layout) // 4))
+        return cls(columns, tuple(stock))
 
     @classmethod
     def from_seed(cls, seed: int, *, rule: str = "N") -> FortyThievesDeal:

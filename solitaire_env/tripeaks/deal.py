@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from solitaire_env.common.cards import JOKER, NUM_CARDS, card_text
@@ -50,6 +51,15 @@ class TriPeaksDeal:
     @property
     def jokers(self) -> int:
         return (self.waste == JOKER) + self.stock.count(JOKER)
+
+    @classmethod
+    def from_places(cls, layout: Sequence[int], stock: Sequence[int], waste: int | None) -> TriPeaksDeal:
+        """The deal whose 28 tableau slots hold ``layout`` and whose stock holds ``stock`` in draw
+        order; ``waste`` is the waste's card at the start, or ``None`` when the deal's waste card is
+        the first of ``stock`` (a deal played with an empty waste at the start)."""
+        if waste is None:
+            return cls(tuple(layout), stock[0], tuple(stock[1:]))
+        return cls(tuple(layout), waste, tuple(stock))
 
     @classmethod
     def from_seed(cls, seed: int, *, jokers: int = 0, rule: str = "E") -> TriPeaksDeal:
