@@ -95,7 +95,8 @@ def verb(
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
-        description="Solitaire games (TriPeaks, Forty Thieves) for AI agents: deals, terminal play and more.",
+        description=f"Solitaire games ({', '.join(g.title for g in GAMES)}) for AI agents: deals, terminal play "
+        "and more.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="verb", metavar="VERB", title="verbs")
@@ -108,6 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         for flags, kwargs in v.args:
+            if kwargs.get("type") in (_game, _game_name):  # --game: the games of the table
+                kwargs = {**kwargs, "metavar": "|".join(g.code.lower() for g in GAMES)}
             p.add_argument(*flags, **kwargs)
         p.set_defaults(run=v.run)
     return parser
