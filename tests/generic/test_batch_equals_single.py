@@ -1,5 +1,6 @@
 """Every game's numba batch env (its ``vector_entry_point``) against N single envs (SyncVectorEnv
-over gym.make), for the games of :data:`solitaire_env.games.GAMES`.
+over gym.make), for the games of :data:`solitaire_env.games.GAMES` (a game without a batch env is
+skipped, saying so).
 
 The differential tests step both with the same seeds and the same random actions (mostly legal,
 some illegal) and require identical observations, rewards, terminations, truncations and infos
@@ -181,10 +182,20 @@ FORTYTHIEVES = Case(
 
 #: One case per game name; :func:`test_every_game_has_a_case` keeps it complete.
 CASES: dict[str, Case] = {"tripeaks": TRIPEAKS, "fortythieves": FORTYTHIEVES}
+#: The games of games.py with a batch env (``GameSpec.batch_path``); the tests skip the others.
+BATCH_GAMES = tuple(g.name for g in GAMES if g.batch_path is not None)
 
 
 def test_every_game_has_a_case() -> None:
-    assert sorted(CASES) == sorted(tuple(g.name for g in GAMES))
+    assert sorted(CASES) == sorted(BATCH_GAMES)
+
+
+def batch_spec(name: str) -> GameSpec:
+    """The row of ``name``; the test is skipped (saying why) for a game without a batch env."""
+    spec = game_spec(name)
+    if spec.batch_path is None:
+        pytest.skip(f"games.py registers {name!r} without a batch env (batch_path None)")
+    return spec
 
 
 def _label(kwargs: dict[str, Any]) -> str:
@@ -199,6 +210,7 @@ IDS = [f"{name}-{_label(CASES[name].configs[i]) or 'default'}" if name in CASES 
 
 
 def case(name: str) -> Case:
+    batch_spec(name)
     if name not in CASES:
         pytest.fail(f"games.py registers {name!r} but tests/generic/test_batch_equals_single.py has no case for it")
     return CASES[name]
@@ -226,7 +238,7 @@ def test_batch_env_equals_single_envs_long(name: str, index: int, monkeypatch: p
 
 @pytest.mark.parametrize("name", tuple(g.name for g in GAMES))
 def test_make_vec_default_is_the_batch_env_and_sync_still_available(name: str) -> None:
-    spec = game_spec(name)
+    spec = batch_spec(name)
     env = gym.make_vec(spec.env_id, num_envs=4)
     assert isinstance(env, spec.batch_class)
     assert env.max_episode_steps == spec.max_episode_steps
@@ -249,7 +261,7 @@ def last_legal(masks: np.ndarray) -> np.ndarray:
 def test_reset_without_a_seed_goes_on_with_each_envs_generator(name: str) -> None:
     """Unseeded resets, partly seeded resets and the automatic resets of episodes cut by the step
     limit deal what SyncVectorEnv deals; unseeded from the start, the deals come from entropy."""
-    spec = game_spec(name)
+    spec = batch_spec(name)
     batch, sync = make_pair(spec, 3, max_episode_steps=5)
     assert_same(batch.reset(seed=7), sync.reset(seed=7), "reset")
     for t in range(12):
@@ -265,7 +277,7 @@ def test_reset_without_a_seed_goes_on_with_each_envs_generator(name: str) -> Non
 
 @pytest.mark.parametrize("name", tuple(g.name for g in GAMES))
 def test_copy_false_returns_the_buffer(name: str) -> None:
-    batch_class = game_spec(name).batch_class
+    batch_class = batch_spec(name).batch_class
     env = batch_class(2, copy=False)
     obs, info = env.reset(seed=0)
     legal = np.array([int(np.flatnonzero(row)[-1]) for row in info["action_mask"]])
