@@ -32,14 +32,12 @@ from pydantic_core import PydanticCustomError
 
 from solitaire_env.games import GAMES, GameName, game_spec
 
-__all__ = ["ENV_OPTIONS", "RULE_LETTERS", "ConfigError", "Env", "Flag", "Folder", "Fraction", "Game", "NonNegative",
+__all__ = ["ConfigError", "Env", "Flag", "Folder", "Fraction", "Game", "NonNegative",
            "OptWhole1", "PathStr", "Positive", "Rules", "Settings", "Whole0", "Whole1", "config_error", "env_problems",
            "fail", "load_config_file", "raise_all", "ray_only", "real", "rule_letter", "validate", "whole"]  # fmt: skip
 
 #: The env keywords an evaluation may set, per game, and each game's rule letters (the first is
 #: the default): read from the table of games (:mod:`solitaire_env.games`).
-ENV_OPTIONS: dict[GameName, tuple[str, ...]] = {g.name: g.env_options for g in GAMES}
-RULE_LETTERS: dict[GameName, tuple[str, ...]] = {g.name: tuple(g.letter_options) for g in GAMES}
 
 
 class ConfigError(ValueError):
@@ -224,7 +222,7 @@ Env = Annotated[dict[str, Any], BeforeValidator(lambda v: {} if v is None else v
 def rule_letter(value: Any, info: ValidationInfo) -> str:
     """The game's rule letter (its default for none); nothing to check while the game is wrong."""
     game = info.data.get("game")
-    letters = RULE_LETTERS[game] if game else ("E",)
+    letters = tuple(game_spec(game).letter_options) if game else (GAMES[0].default_rule,)
     if value is None or game is None:
         return letters[0]
     if not isinstance(value, str) or value.strip().upper() not in letters:
@@ -248,7 +246,7 @@ def env_problems(env: Mapping[str, Any], game: GameName, allowed: Sequence[str])
         if key == "wrap":
             found.append("wrap comes from the deal codes' rule letter: set rules: E or C")
         elif key not in allowed:
-            other = next((g for g, keys in ENV_OPTIONS.items() if g != game and key in keys), None)
+            other = next((g.name for g in GAMES if g.name != game and key in g.env_options), None)
             close = difflib.get_close_matches(str(key), allowed, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(allowed)}"
             found.append(f"unknown {game} keyword {key!r}{f' (a {other} option)' if other else ''}{hint}")

@@ -32,19 +32,14 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
 
 from solitaire_env.common.deals import parse_deal_code
-from solitaire_env.fortythieves.batch import FortyThievesVectorEnv
-from solitaire_env.fortythieves.rules import TOTAL_CARDS
-from solitaire_env.tripeaks.batch import TriPeaksVectorEnv
-from solitaire_env.tripeaks.batch_kernels import NUM_SLOTS
+from solitaire_env.games import game_spec
 
-_FINAL_KEYS = ("score", "moves", "cleared", "chain", "longest_chain", "deal_code", "action_mask", "illegal_reason")
-#: The batch env of each game and the keys of its final infos that go into SB3's info dicts.
-GAMES: dict[str, tuple[type[TriPeaksVectorEnv] | type[FortyThievesVectorEnv], tuple[str, ...]]] = {
-    "tripeaks": (TriPeaksVectorEnv, _FINAL_KEYS),
-    "fortythieves": (FortyThievesVectorEnv, (*_FINAL_KEYS, "founded", "truncated_reason")),
-}
-#: The final info counter that says an episode was won, and its value then (``is_success``).
-WON: dict[str, tuple[str, int]] = {"tripeaks": ("cleared", NUM_SLOTS), "fortythieves": ("founded", TOTAL_CARDS)}
+#: The keys of the final infos that go into SB3's info dicts (those a game's batch env has),
+#: besides the game's progress counter.
+FINAL_KEYS = (
+    "score", "moves", "cleared", "chain", "longest_chain", "deal_code", "action_mask", "illegal_reason",
+    "truncated_reason",
+)  # fmt: skip
 
 
 class SB3VecEnv(VecEnv):
@@ -66,21 +61,23 @@ class SB3VecEnv(VecEnv):
     The info of an env whose episode ended has ``is_success``: whether the game was won.
     """
 
-    env: TriPeaksVectorEnv | FortyThievesVectorEnv
+    env: Any
 
     def __init__(
         self, num_envs: int = 8, *, game: str = "tripeaks", deal_codes: Sequence[str] | None = None, **env_kwargs: Any
     ) -> None:
-        if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}; want one of {', '.join(GAMES)}")
+        spec = game_spec(game)
+        if spec.batch_class is None:
+            raise ValueError(f"{spec.title} has no batch env")
         if env_kwargs.get("autoreset_mode", "same_step") != "same_step":
             raise ValueError("SB3VecEnv runs the batch env in autoreset_mode='same_step' (what SB3 expects)")
         env_kwargs["autoreset_mode"] = "same_step"
         env_kwargs.setdefault("copy", True)  # SB3 keeps the previous observation while stepping
-        env_class, self._final_keys = GAMES[game]
-        self._won_key, self._won_value = WON[game]
-        self.game = game
-        self.env = env_class(num_envs, **env_kwargs)
+        self._final_keys = tuple(dict.fromkeys((*FINAL_KEYS, spec.progress_key)))
+        #: the final info counter that says an episode was won, and its value then (``is_success``)
+        self._won_key, self._won_value = spec.progress_key, spec.plugin.PROGRESS_TOTAL
+        self.game = spec.name
+        self.env = spec.batch_class(num_envs, **env_kwargs)
         #: The deal code every reset() starts each env on (``None``: random deals).
         self.deal_codes: list[str] | None = None
         if deal_codes is not None:

@@ -15,7 +15,7 @@ from pydantic_core.core_schema import ValidationInfo
 from agents import settings as cfg
 from agents.evaluation.specs import AgentSpec
 from agents.extras import MissingExtraError
-from agents.settings import ENV_OPTIONS, ConfigError
+from agents.settings import ConfigError
 from solitaire_env.games import ENV_IDS, GameCode, GameName, game_spec
 
 __all__ = ["CONFIG_KEYS", "EvalConfig", "agent_problems"]
@@ -83,7 +83,7 @@ class EvalConfig(cfg.Settings):
     def _env(cls, env: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         if "game" not in info.data:
             return env
-        cfg.raise_all(cfg.env_problems(env, info.data["game"], ENV_OPTIONS[info.data["game"]]))
+        cfg.raise_all(cfg.env_problems(env, info.data["game"], game_spec(info.data["game"]).env_options))
         if (info.context or {}).get("deep"):  # make the env once: a bad value fails here, naming the keyword
             import gymnasium as gym
 

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from agents import settings as cfg
-from solitaire_env.games import GameName
+from solitaire_env.games import GameName, game_spec
 
 __all__ = ["HINT_KEYS", "HintBenchConfig"]
 
@@ -64,7 +64,7 @@ class HintBenchConfig(cfg.Settings):
     @classmethod
     def _env(cls, env: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         if "game" in info.data:
-            rules = [k for k in cfg.ENV_OPTIONS[info.data["game"]] if k not in NOT_RULES]
+            rules = [k for k in game_spec(info.data["game"]).env_options if k not in NOT_RULES]
             note = f"is not a rule option (it changes no position); rule options: {', '.join(rules)}"
             cfg.raise_all(
                 [

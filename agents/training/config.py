@@ -22,7 +22,7 @@ from solitaire_env.games import game_spec
 __all__ = ["PPO_KEYS", "TRAIN_KEYS", "TrainConfig", "load_train_config"]
 
 #: Env keywords of the batch env a training config may set besides the game's rule options
-#: (:data:`agents.settings.ENV_OPTIONS`); ``wrap`` comes from ``rules``.
+#: (the table of games' ``env_options``); ``wrap`` comes from ``rules``.
 _TRAIN_ENV_OPTIONS = ("reward", "win_bonus", "obs_mode", "illegal_action", "illegal_penalty")
 Layers = list[Annotated[int, Field(ge=1, strict=True)]]
 Average = Annotated[float | None, Field(gt=0, lt=1), cfg.real(lambda v: 0 < v < 1, "a decay between 0 and 1")]
@@ -177,7 +177,7 @@ class TrainConfig(cfg.Settings):
         env, game = {} if env is None else env, info.data.get("game")
         if game is None or not isinstance(env, dict):
             return env
-        found = cfg.env_problems(env, game, (*cfg.ENV_OPTIONS[game], *_TRAIN_ENV_OPTIONS))
+        found = cfg.env_problems(env, game, (*game_spec(game).env_options, *_TRAIN_ENV_OPTIONS))
         if str(mode := env.get("obs_mode", "flat")).startswith("oracle"):
             found.append(f"obs_mode {mode!r} shows hidden cards; a trained policy plays fair (flat or dict)")
         cfg.raise_all(found)
@@ -259,7 +259,7 @@ class TrainConfig(cfg.Settings):
     @property
     def rule_kwargs(self) -> dict[str, Any]:
         """The keywords that change the game (what an evaluation run takes as ``env``)."""
-        return {k: v for k, v in self.env.items() if k in cfg.ENV_OPTIONS[self.game]}
+        return {k: v for k, v in self.env.items() if k in game_spec(self.game).env_options}
 
     @property
     def ppo_kwargs(self) -> dict[str, Any]:

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from solitaire_env.common.cards import JOKER, NUM_CARDS, card_text
 from solitaire_env.common.deals import (
-    RULE_LETTERS,
     DealCode,
     DealStringError,
     check_counts,
@@ -18,6 +17,7 @@ from solitaire_env.common.deals import (
     unchecked,
 )
 from solitaire_env.fortythieves.rules import NUM_COLUMNS as FT_COLUMNS
+from solitaire_env.games import FORTYTHIEVES
 
 FT_COLUMN_DEPTH = 4
 
@@ -58,7 +58,7 @@ class FortyThievesDeal:
         """Deal of a seed: shuffled two-deck d, column c = d[4c:4c+4] bottom to top, stock d[40:]."""
         deck = shuffle(list(range(NUM_CARDS)) * 2, deal_rng("FT", seed))
         cols = tuple(tuple(deck[4 * c : 4 * c + 4]) for c in range(FT_COLUMNS))
-        code = DealCode("FT", RULE_LETTERS["FT"][rule], seed)
+        code = DealCode(FORTYTHIEVES.code, FORTYTHIEVES.rule_letters[rule], seed)
         return unchecked(cls, columns=cols, stock=tuple(deck[40:]), code=code)
 
     @classmethod

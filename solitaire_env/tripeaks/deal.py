@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from solitaire_env.common.cards import JOKER, NUM_CARDS, card_text
 from solitaire_env.common.deals import (
-    RULE_LETTERS,
     DealCode,
     DealStringError,
     check_counts,
@@ -17,6 +16,7 @@ from solitaire_env.common.deals import (
     shuffle,
     unchecked,
 )
+from solitaire_env.games import TRIPEAKS
 from solitaire_env.tripeaks.rules import NUM_SLOTS as TABLEAU_SLOTS
 
 __all__ = ["TriPeaksDeal"]
@@ -75,7 +75,7 @@ class TriPeaksDeal:
         stock = deck[29:]
         for _ in range(jokers):
             stock.insert(rng.below(len(stock) + 1), JOKER)
-        code = DealCode("TP", RULE_LETTERS["TP"][rule], seed)
+        code = DealCode(TRIPEAKS.code, TRIPEAKS.rule_letters[rule], seed)
         return unchecked(cls, tableau=tuple(deck[:28]), waste=deck[28], stock=tuple(stock), code=code)
 
     @classmethod
