@@ -30,7 +30,8 @@ Plan = tuple[tuple[int, ...], int, "StoppedBy | None"]
 class GamePlugin(Protocol):
     """The operations of one game (its ``plugin`` module)."""
 
-    #: The env action that draws from the stock.
+    #: The env action that draws from the stock: the highest action number; a draw puts the
+    #: drawn card on ``game.waste[-1]`` (the command line's words rely on both).
     DRAW_ACTION: int
     #: The cards a won game has cleared / founded (``game.progress`` at a win).
     PROGRESS_TOTAL: int
