@@ -41,6 +41,8 @@ size (:func:`grow_table`) and resumes.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -138,37 +140,107 @@ def mix(x: np.uint64) -> np.uint64:
     return x ^ (x >> np.uint64(31))
 
 
+class Position(NamedTuple):
+    """The position being searched: its piles, its two keys kept up to date move by move, and
+    the scalars (the position's and the search's, ``S_*``) with the lowest-rank words of the
+    beam score's blockers.  What :func:`play`, :func:`undo`, :func:`ordered_moves` and the keys
+    read and write."""
+
+    cols: np.ndarray  # (NUM_COLUMNS, MAX_COLUMN) cards, bottom first
+    clen: np.ndarray  # the columns' heights
+    tops: np.ndarray  # each column's top card, -1 when it is empty
+    topped: np.ndarray  # per card id (53: NO_CARD too), the bits of the columns it tops
+    waste: np.ndarray  # the waste, bottom first (its length is sc[S_WLEN])
+    stock: np.ndarray  # the stock in draw order (the next card is stock[sc[S_POS]])
+    fnd: np.ndarray  # the 8 foundations' heights
+    ch: np.ndarray  # (4, NUM_COLUMNS): per column its 2 raw hashes, then their mix()
+    wh: np.ndarray  # the waste's 2 hashes, then the sums of the columns' mixes
+    sc: np.ndarray  # the scalars S_* and, from S_MINS, the lowest-rank words
+
+    @classmethod
+    def zeros(cls) -> Position:
+        return cls(
+            np.zeros((NUM_COLUMNS, MAX_COLUMN), np.int64), np.zeros(NUM_COLUMNS, np.int64),
+            np.full(NUM_COLUMNS, -1, np.int64), np.zeros(53, np.int64), np.zeros(STOCK_SIZE, np.int64),
+            np.zeros(STOCK_SIZE, np.int64), np.zeros(NUM_FOUNDATIONS, np.int64), np.zeros((4, NUM_COLUMNS), np.uint64),
+            np.zeros(4, np.uint64), np.zeros(SC_SIZE, np.int64),
+        )  # fmt: skip
+
+
+class Stack(NamedTuple):
+    """The depth-first search's stack, per depth: the ordered moves, how many were tried, the
+    move played and the foundation it used; the best line seen and the move order's scratch."""
+
+    moves: np.ndarray  # (MAX_DEPTH, MAX_MOVES) the ordered moves of each depth
+    nmov: np.ndarray  # how many
+    tried: np.ndarray  # how many were tried
+    played: np.ndarray  # the move played at each depth (the line from the root)
+    fidx: np.ndarray  # the foundation it founded on or took from, else -1
+    best_line: np.ndarray  # the line to the most cards founded (its length is sc[S_BEST_LEN])
+    scratch: np.ndarray  # MAX_MOVES keys for ordered_moves' sort
+
+    @classmethod
+    def zeros(cls) -> Stack:
+        return cls(
+            np.zeros((MAX_DEPTH, MAX_MOVES), np.int16), np.zeros(MAX_DEPTH, np.int64), np.zeros(MAX_DEPTH, np.int64),
+            np.zeros(MAX_DEPTH, np.int64), np.zeros(MAX_DEPTH, np.int64), np.zeros(MAX_DEPTH, np.int64),
+            np.zeros(MAX_MOVES, np.int64),
+        )  # fmt: skip
+
+
+class Candidates(NamedTuple):
+    """The positions a search with ``collect`` entered (:data:`MAX_COLLECT` at most, the root
+    first; their count is ``sc[S_NCAND]``): the beam's candidates."""
+
+    score: np.ndarray  # the beam score (score())
+    length: np.ndarray  # the depth, the length of its line
+    # per candidate k: [k, 0] its parent candidate (-1 for the root), [k, 1] the move from it;
+    # [d, 2]: the candidate on the current line at depth d
+    links: np.ndarray
+    keys: np.ndarray  # (MAX_COLLECT, 2) the two keys
+
+    @classmethod
+    def zeros(cls) -> Candidates:
+        return cls(
+            np.zeros(MAX_COLLECT, np.int64), np.zeros(MAX_COLLECT, np.int64), np.zeros((MAX_COLLECT, 3), np.int64),
+            np.zeros((MAX_COLLECT, 2), np.uint64),
+        )  # fmt: skip
+
+
+class Search(NamedTuple):
+    """Everything one search works on: what :func:`start`, :func:`begin` and :func:`dfs` take."""
+
+    position: Position
+    stack: Stack
+    table: np.ndarray  # the transposition table, (2**bits, 2) uint64 (the module docstring)
+    cands: Candidates
+
+
 class SearchArrays:
-    """The arrays of one search (position, keys, stack, table); see the module docstring."""
+    """The arrays of one search (see the module docstring), allocated once: :attr:`search` (a
+    :class:`Search`) is what the kernels take.  The arrays of its parts are attributes too
+    (``sa.cols``, ``sa.played``, ``sa.table``, ...); :meth:`grow` replaces the table."""
 
     def __init__(self, table_bits: int = 16) -> None:
-        self.cols = np.zeros((NUM_COLUMNS, MAX_COLUMN), np.int64)
-        self.clen = np.zeros(NUM_COLUMNS, np.int64)
-        self.tops = np.full(NUM_COLUMNS, -1, np.int64)
-        self.topped = np.zeros(53, np.int64)
-        self.waste = np.zeros(STOCK_SIZE, np.int64)
-        self.stock = np.zeros(STOCK_SIZE, np.int64)
-        self.fnd = np.zeros(NUM_FOUNDATIONS, np.int64)
-        self.ch = np.zeros((4, NUM_COLUMNS), np.uint64)  # per column: 2 raw hashes, then their mix()
-        self.wh = np.zeros(4, np.uint64)  # the waste's 2 hashes, then the sums of the columns' mixes
-        self.sc = np.zeros(SC_SIZE, np.int64)
-        self.moves = np.zeros((MAX_DEPTH, MAX_MOVES), np.int16)
-        self.nmov = np.zeros(MAX_DEPTH, np.int64)
-        self.tried = np.zeros(MAX_DEPTH, np.int64)
-        self.played = np.zeros(MAX_DEPTH, np.int64)
-        self.fidx = np.zeros(MAX_DEPTH, np.int64)
-        self.best_line = np.zeros(MAX_DEPTH, np.int64)
-        self.scratch = np.zeros(MAX_MOVES, np.int64)
-        self.cand_score = np.zeros(MAX_COLLECT, np.int64)
-        self.cand_len = np.zeros(MAX_COLLECT, np.int64)
-        # per candidate k: [k, 0] its parent candidate (-1 for the root), [k, 1] the move from
-        # it; [d, 2]: the candidate on the current line at depth d
-        self.cand_links = np.zeros((MAX_COLLECT, 3), np.int64)
-        self.cand_keys = np.zeros((MAX_COLLECT, 2), np.uint64)
+        self.position = Position.zeros()
+        self.stack = Stack.zeros()
+        self.cands = Candidates.zeros()
         self.new_table(table_bits)
 
+    def __getattr__(self, name: str) -> np.ndarray:
+        """An array of the position or of the stack, by its field name."""
+        parts = self.__dict__
+        for part in ("position", "stack"):
+            if part in parts and name in parts[part]._fields:
+                return getattr(parts[part], name)
+        raise AttributeError(name)
+
+    def _set_table(self, table: np.ndarray) -> None:
+        self.table = table
+        self.search = Search(self.position, self.stack, table, self.cands)
+
     def new_table(self, bits: int) -> None:
-        self.table = np.zeros((1 << bits, 2), np.uint64)
+        self._set_table(np.zeros((1 << bits, 2), np.uint64))
         self.sc[S_STAMP] = 1
         self.sc[S_COUNT] = 0
 
@@ -184,15 +256,7 @@ class SearchArrays:
         """Move the entries of this search to a table four times the size."""
         table = np.zeros((4 * self.table.shape[0], 2), np.uint64)
         grow_table(self.table, table, np.uint64(self.sc[S_STAMP]))
-        self.table = table
-
-    def args(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the order :func:`dfs` and :func:`start` take them."""
-        return (
-            self.cols, self.clen, self.tops, self.topped, self.waste, self.stock, self.fnd, self.ch, self.wh,
-            self.sc, self.moves, self.nmov, self.tried, self.played, self.fidx, self.best_line, self.scratch,
-            self.table, self.cand_score, self.cand_len, self.cand_links, self.cand_keys,
-        )  # fmt: skip
+        self._set_table(table)
 
 
 @njit(cache=True)
@@ -209,41 +273,54 @@ def grow_table(table, new_table, stamp):
 
 
 @njit(cache=True, inline="always")
-def _retop(j, cols, clen, tops, topped, sc):
-    old = tops[j]
+def _retop(p, j):
+    old = p.tops[j]
     if old >= 0:
-        topped[old] &= ~(1 << j)
-    n = clen[j]
+        p.topped[old] &= ~(1 << j)
+    n = p.clen[j]
     if n:
-        new = cols[j, n - 1]
-        tops[j] = new
-        topped[new] |= 1 << j
-        sc[S_EMPTY] &= ~(1 << j)
+        new = p.cols[j, n - 1]
+        p.tops[j] = new
+        p.topped[new] |= 1 << j
+        p.sc[S_EMPTY] &= ~(1 << j)
     else:
-        tops[j] = -1
-        sc[S_EMPTY] |= 1 << j
+        p.tops[j] = -1
+        p.sc[S_EMPTY] |= 1 << j
 
 
 @njit(cache=True)
-def position_keys(clen, ch, wh, sc):
+def position_keys(p):
     """The two canonical keys of the position (see the module docstring); the sums of the
     columns' mixed hashes are kept up to date by :func:`play` and :func:`undo` in ``wh[2:]``."""
-    pos = sc[S_POS]
+    pos = p.sc[S_POS]
+    wh = p.wh
     return wh[0] + Z_STOCK[0, pos] + wh[2], wh[1] + Z_STOCK[1, pos] + wh[3]
 
 
 @njit(cache=True, inline="always")
-def _column_hash(ch, wh, j, n, card, sign):
+def _column_hash(p, j, n, card, sign):
     """Column ``j`` gains (``sign`` 1) or loses (-1) ``card`` at depth ``n``: update its two
     hashes, their mixes and the sums of the mixes."""
+    ch = p.ch
     for k in range(2):
         if sign > 0:
             ch[k, j] += Z_COLUMN[k, n, card]
         else:
             ch[k, j] -= Z_COLUMN[k, n, card]
         m = mix(ch[k, j])
-        wh[2 + k] += m - ch[2 + k, j]
+        p.wh[2 + k] += m - ch[2 + k, j]
         ch[2 + k, j] = m
+
+
+@njit(cache=True, inline="always")
+def _waste_hash(p, n, card, sign):
+    """The waste gains (``sign`` 1) or loses (-1) ``card`` at depth ``n``: update its two hashes."""
+    if sign > 0:
+        p.wh[0] += Z_WASTE[0, n, card]
+        p.wh[1] += Z_WASTE[1, n, card]
+    else:
+        p.wh[0] -= Z_WASTE[0, n, card]
+        p.wh[1] -= Z_WASTE[1, n, card]
 
 
 @njit(cache=True, inline="always")
@@ -266,130 +343,141 @@ def _popped(sc, base, n, card):
         sc[S_BLOCKERS] -= 1
 
 
+@njit(cache=True, inline="always")
+def _column_push(p, j, card):
+    """Put ``card`` on column ``j`` (hashes, blockers and top tables too)."""
+    n = p.clen[j]
+    p.cols[j, n] = card
+    p.clen[j] = n + 1
+    _column_hash(p, j, n, card, 1)
+    _pushed(p.sc, S_MINS + j * (MAX_COLUMN + 1), n, card)
+    _retop(p, j)
+
+
+@njit(cache=True, inline="always")
+def _column_pop(p, j):
+    """Take the top card off column ``j`` (hashes, blockers and top tables too); returns it."""
+    n = p.clen[j] - 1
+    card = p.cols[j, n]
+    p.clen[j] = n
+    _column_hash(p, j, n, card, -1)
+    _popped(p.sc, S_MINS + j * (MAX_COLUMN + 1), n, card)
+    _retop(p, j)
+    return card
+
+
+@njit(cache=True, inline="always")
+def _waste_push(p, card):
+    """Put ``card`` on the waste (hashes and blockers too)."""
+    n = p.sc[S_WLEN]
+    p.waste[n] = card
+    _waste_hash(p, n, card, 1)
+    _pushed(p.sc, S_WASTE_MINS, n, card)
+    p.sc[S_WLEN] = n + 1
+
+
+@njit(cache=True, inline="always")
+def _waste_pop(p):
+    """Take the top card off the waste (hashes and blockers too); returns it."""
+    n = p.sc[S_WLEN] - 1
+    card = p.waste[n]
+    p.sc[S_WLEN] = n
+    _waste_hash(p, n, card, -1)
+    _popped(p.sc, S_WASTE_MINS, n, card)
+    return card
+
+
 @njit(cache=True)
-def _derive_blockers(cols, clen, waste, sc):
+def _derive_blockers(p):
+    sc = p.sc
     sc[S_BLOCKERS] = 0
     for j in range(NUM_COLUMNS):
         base = S_MINS + j * (MAX_COLUMN + 1)
         sc[base] = _NO_LOWEST
-        for d in range(clen[j]):
-            _pushed(sc, base, d, cols[j, d])
+        for d in range(p.clen[j]):
+            _pushed(sc, base, d, p.cols[j, d])
     sc[S_WASTE_MINS] = _NO_LOWEST
     for d in range(sc[S_WLEN]):
-        _pushed(sc, S_WASTE_MINS, d, waste[d])
+        _pushed(sc, S_WASTE_MINS, d, p.waste[d])
 
 
 @njit(cache=True, inline="always")
-def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
-    """Play the legal action ``a``; returns the foundation it founded on or took from, else -1."""
+def play(a, p):
+    """Play the legal action ``a`` on the position ``p``; returns the foundation it founded on or
+    took from, else -1."""
+    sc = p.sc
     f = -1
     if a == DRAW:
         pos = sc[S_POS]
-        card = stock[pos]
-        n = sc[S_WLEN]
-        waste[n] = card
-        wh[0] += Z_WASTE[0, n, card]
-        wh[1] += Z_WASTE[1, n, card]
-        _pushed(sc, S_WASTE_MINS, n, card)
-        sc[S_WLEN] = n + 1
+        _waste_push(p, p.stock[pos])
         sc[S_POS] = pos + 1
         return f
     src = a // NUM_DESTS
     dst = a - src * NUM_DESTS
     if src < NUM_COLUMNS:
-        n = clen[src] - 1
-        card = cols[src, n]
-        clen[src] = n
-        _column_hash(ch, wh, src, n, card, -1)
-        _popped(sc, S_MINS + src * (MAX_COLUMN + 1), n, card)
-        _retop(src, cols, clen, tops, topped, sc)
+        card = _column_pop(p, src)
     elif src == WASTE:
-        n = sc[S_WLEN] - 1
-        card = waste[n]
-        sc[S_WLEN] = n
-        wh[0] -= Z_WASTE[0, n, card]
-        wh[1] -= Z_WASTE[1, n, card]
-        _popped(sc, S_WASTE_MINS, n, card)
+        card = _waste_pop(p)
     else:
         f = src - FIRST_FOUNDATION_SRC
-        card = foundation_card(f, fnd[f])
-        fnd[f] -= 1
+        card = foundation_card(f, p.fnd[f])
+        p.fnd[f] -= 1
         sc[S_FOUNDED] -= 1
     if dst == FOUNDATION:
-        f = foundation_for(fnd, card)
-        fnd[f] += 1
+        f = foundation_for(p.fnd, card)
+        p.fnd[f] += 1
         sc[S_FOUNDED] += 1
     else:
-        n = clen[dst]
-        cols[dst, n] = card
-        clen[dst] = n + 1
-        _column_hash(ch, wh, dst, n, card, 1)
-        _pushed(sc, S_MINS + dst * (MAX_COLUMN + 1), n, card)
-        _retop(dst, cols, clen, tops, topped, sc)
+        _column_push(p, dst, card)
     return f
 
 
 @njit(cache=True, inline="always")
-def undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
-    """Take back the action ``a`` that :func:`play` played (``f``: what it returned)."""
+def undo(a, f, p):
+    """Take back the action ``a`` that :func:`play` played on ``p`` (``f``: what it returned)."""
+    sc = p.sc
     if a == DRAW:
-        n = sc[S_WLEN] - 1
-        card = waste[n]
-        wh[0] -= Z_WASTE[0, n, card]
-        wh[1] -= Z_WASTE[1, n, card]
-        _popped(sc, S_WASTE_MINS, n, card)
-        sc[S_WLEN] = n
+        _waste_pop(p)
         sc[S_POS] -= 1
         return
     src = a // NUM_DESTS
     dst = a - src * NUM_DESTS
     if dst == FOUNDATION:
-        card = foundation_card(f, fnd[f])
-        fnd[f] -= 1
+        card = foundation_card(f, p.fnd[f])
+        p.fnd[f] -= 1
         sc[S_FOUNDED] -= 1
     else:
-        n = clen[dst] - 1
-        card = cols[dst, n]
-        clen[dst] = n
-        _column_hash(ch, wh, dst, n, card, -1)
-        _popped(sc, S_MINS + dst * (MAX_COLUMN + 1), n, card)
-        _retop(dst, cols, clen, tops, topped, sc)
+        card = _column_pop(p, dst)
     if src < NUM_COLUMNS:
-        n = clen[src]
-        cols[src, n] = card
-        clen[src] = n + 1
-        _column_hash(ch, wh, src, n, card, 1)
-        _pushed(sc, S_MINS + src * (MAX_COLUMN + 1), n, card)
-        _retop(src, cols, clen, tops, topped, sc)
+        _column_push(p, src, card)
     elif src == WASTE:
-        n = sc[S_WLEN]
-        waste[n] = card
-        wh[0] += Z_WASTE[0, n, card]
-        wh[1] += Z_WASTE[1, n, card]
-        _pushed(sc, S_WASTE_MINS, n, card)
-        sc[S_WLEN] = n + 1
+        _waste_push(p, card)
     else:
-        fnd[src - FIRST_FOUNDATION_SRC] += 1
+        p.fnd[src - FIRST_FOUNDATION_SRC] += 1
         sc[S_FOUNDED] += 1
 
 
 @njit(cache=True, inline="always")
-def _uncover_key(cols, clen, fnd, j):
+def _uncover_key(p, j):
     """How good the card under column ``j``'s top is to uncover: 0 when it can be founded (or the
     column empties), else 1 + its rank."""
-    n = clen[j]
+    n = p.clen[j]
     if n < 2:
         return 0
-    under = cols[j, n - 2]
-    if foundation_for(fnd, under) >= 0:
+    under = p.cols[j, n - 2]
+    if foundation_for(p.fnd, under) >= 0:
         return 0
     return 1 + under % 13
 
 
 @njit(cache=True)
-def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, out, scratch):
-    """The search's moves from the position into ``out``, best first, without the pruned ones;
-    returns how many.  The numba twin of ``solver.ordered_moves`` (same moves, same order)."""
+def ordered_moves(p, last, foundation_return, out, scratch):
+    """The search's moves from the position ``p`` into ``out``, best first, without the pruned
+    ones; returns how many.  The numba twin of ``solver.ordered_moves`` (same moves, same order)."""
+    cols = p.cols
+    clen = p.clen
+    fnd = p.fnd
+    sc = p.sc
     empty = sc[S_EMPTY]
     first_empty = -1
     allowed = (1 << NUM_DESTS) - 1  # destinations not cut by "the first empty column only"
@@ -411,7 +499,7 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
             h = sc[S_WLEN]
             if h == 0:
                 continue
-            card = waste[h - 1]
+            card = p.waste[h - 1]
         else:
             if not foundation_return:
                 break
@@ -422,10 +510,10 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
             card = foundation_card(f, h)
             if card == last - _FOUNDED:
                 continue  # the card just founded (or its twin)
-        dests = source_dests(src, card, empty, topped[PARENT_ARRAY[card]], fnd) & allowed
+        dests = source_dests(src, card, empty, p.topped[PARENT_ARRAY[card]], fnd) & allowed
         uk = 0
         if src < NUM_COLUMNS and dests:
-            uk = _uncover_key(cols, clen, fnd, src)
+            uk = _uncover_key(p, src)
         while dests:
             low = dests & -dests
             dests ^= low
@@ -481,7 +569,7 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
 
 
 @njit(cache=True, inline="always")
-def _moved_to(a, cols, clen, waste, sc):
+def _moved_to(a, p):
     """Where the card ``a`` moves will lie (the ``last`` of the move order), before playing ``a``."""
     if a == DRAW:
         return -1
@@ -490,13 +578,16 @@ def _moved_to(a, cols, clen, waste, sc):
     if dst != FOUNDATION:
         return dst
     if src < NUM_COLUMNS:
-        return _FOUNDED + cols[src, clen[src] - 1]
-    return _FOUNDED + waste[sc[S_WLEN] - 1]
+        return _FOUNDED + p.cols[src, p.clen[src] - 1]
+    return _FOUNDED + p.waste[p.sc[S_WLEN] - 1]
 
 
 @njit(cache=True, inline="always")
-def child_keys(a, cols, clen, waste, stock, fnd, ch, wh, sc):
+def child_keys(a, p):
     """The two keys of the position after the legal action ``a``, without playing it."""
+    sc = p.sc
+    ch = p.ch
+    wh = p.wh
     pos = sc[S_POS]
     w0 = wh[0]
     w1 = wh[1]
@@ -504,25 +595,25 @@ def child_keys(a, cols, clen, waste, stock, fnd, ch, wh, sc):
     m1 = wh[3]
     if a == DRAW:
         n = sc[S_WLEN]
-        card = stock[pos]
+        card = p.stock[pos]
         return w0 + Z_WASTE[0, n, card] + Z_STOCK[0, pos + 1] + m0, w1 + Z_WASTE[1, n, card] + Z_STOCK[1, pos + 1] + m1
     src = a // NUM_DESTS
     dst = a - src * NUM_DESTS
     if src < NUM_COLUMNS:
-        n = clen[src] - 1
-        card = cols[src, n]
+        n = p.clen[src] - 1
+        card = p.cols[src, n]
         m0 += mix(ch[0, src] - Z_COLUMN[0, n, card]) - ch[2, src]
         m1 += mix(ch[1, src] - Z_COLUMN[1, n, card]) - ch[3, src]
     elif src == WASTE:
         n = sc[S_WLEN] - 1
-        card = waste[n]
+        card = p.waste[n]
         w0 -= Z_WASTE[0, n, card]
         w1 -= Z_WASTE[1, n, card]
     else:
         f = src - FIRST_FOUNDATION_SRC
-        card = foundation_card(f, fnd[f])
+        card = foundation_card(f, p.fnd[f])
     if dst != FOUNDATION:
-        n = clen[dst]
+        n = p.clen[dst]
         m0 += mix(ch[0, dst] + Z_COLUMN[0, n, card]) - ch[2, dst]
         m1 += mix(ch[1, dst] + Z_COLUMN[1, n, card]) - ch[3, dst]
     return w0 + Z_STOCK[0, pos] + m0, w1 + Z_STOCK[1, pos] + m1
@@ -573,10 +664,11 @@ def add_key(seen1, seen2, used, mask, k1, k2):
 
 
 @njit(cache=True)
-def score(cols, clen, waste, sc):
+def score(p):
     """The beam's score of the position (``python_solver._score``): 100 per card founded, -60
     per blocker (a card in a column or the waste above a lower card of its suit, counted by
     :func:`play` and :func:`undo`), +30 per empty column, -2 per waste card."""
+    sc = p.sc
     empty = 0
     e = sc[S_EMPTY]
     while e:
@@ -586,136 +678,118 @@ def score(cols, clen, waste, sc):
 
 
 @njit(cache=True, inline="always")
-def _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand_links, cand_keys):
+def _record(s, d, k1, k2):
+    """Record the position at depth ``d`` (keys ``k1``, ``k2``) as a candidate (see :func:`start`)."""
+    sc = s.position.sc
+    c = s.cands
     k = sc[S_NCAND]
     if k < MAX_COLLECT and d < MAX_COLLECT:
-        cand_score[k] = score(cols, clen, waste, sc)
-        cand_len[k] = d
+        c.score[k] = score(s.position)
+        c.length[k] = d
         if d:
-            cand_links[k, 0] = cand_links[d - 1, 2]
-            cand_links[k, 1] = played[d - 1]
+            c.links[k, 0] = c.links[d - 1, 2]
+            c.links[k, 1] = s.stack.played[d - 1]
         else:
-            cand_links[k, 0] = -1
-            cand_links[k, 1] = -1
-        cand_links[d, 2] = k
-        cand_keys[k, 0] = k1
-        cand_keys[k, 1] = k2
+            c.links[k, 0] = -1
+            c.links[k, 1] = -1
+        c.links[d, 2] = k
+        c.keys[k, 0] = k1
+        c.keys[k, 1] = k2
         sc[S_NCAND] = k + 1
 
 
 @njit(cache=True)
-def derive_tops(cols, clen, tops, topped, waste, fnd, sc):
-    """Make the top tables, the empty-column mask, the founded count and the blockers (not the
-    hashes)."""
-    topped[:] = 0
-    tops[:] = -1
-    sc[S_EMPTY] = 0
+def derive_tops(p):
+    """Make the top tables, the empty-column mask, the founded count and the blockers of the
+    position ``p`` (not the hashes)."""
+    p.topped[:] = 0
+    p.tops[:] = -1
+    p.sc[S_EMPTY] = 0
     for j in range(NUM_COLUMNS):
-        _retop(j, cols, clen, tops, topped, sc)
+        _retop(p, j)
     founded = 0
     for f in range(NUM_FOUNDATIONS):
-        founded += fnd[f]
-    sc[S_FOUNDED] = founded
-    _derive_blockers(cols, clen, waste, sc)
+        founded += p.fnd[f]
+    p.sc[S_FOUNDED] = founded
+    _derive_blockers(p)
 
 
 @njit(cache=True)
-def derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc):
+def derive(p):
     """:func:`derive_tops` and the hashes, from the position in ``cols``/``clen``/``waste``/``fnd``
     and ``sc[S_WLEN]``."""
-    derive_tops(cols, clen, tops, topped, waste, fnd, sc)
+    derive_tops(p)
+    ch = p.ch
+    wh = p.wh
     ch[:] = 0
     wh[:] = 0
     for j in range(NUM_COLUMNS):
-        for d in range(clen[j]):
-            ch[0, j] += Z_COLUMN[0, d, cols[j, d]]
-            ch[1, j] += Z_COLUMN[1, d, cols[j, d]]
+        for d in range(p.clen[j]):
+            ch[0, j] += Z_COLUMN[0, d, p.cols[j, d]]
+            ch[1, j] += Z_COLUMN[1, d, p.cols[j, d]]
         for k in range(2):
             ch[2 + k, j] = mix(ch[k, j])
             wh[2 + k] += ch[2 + k, j]
-    for d in range(sc[S_WLEN]):
-        wh[0] += Z_WASTE[0, d, waste[d]]
-        wh[1] += Z_WASTE[1, d, waste[d]]
+    for d in range(p.sc[S_WLEN]):
+        wh[0] += Z_WASTE[0, d, p.waste[d]]
+        wh[1] += Z_WASTE[1, d, p.waste[d]]
 
 
 @njit(cache=True)
-def start(
-    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    table, cand_score, cand_len, cand_links, cand_keys, foundation_return, best, collect,
-):  # fmt: skip
-    """Set up a search from the position in ``cols``/``clen``/``waste``/``stock``/``fnd`` and
-    ``sc[S_WLEN]``, ``sc[S_POS]``, ``sc[S_NSTOCK]`` (the rest is derived here): the keys, the top
-    tables, the root in the table and its moves.  One node (the root) is counted.  ``best``: the
-    most cards founded seen so far (a line is kept only for positions above it); with
+def start(s, foundation_return, best, collect):
+    """Set up the search ``s`` from the position in ``cols``/``clen``/``waste``/``stock``/``fnd``
+    and ``sc[S_WLEN]``, ``sc[S_POS]``, ``sc[S_NSTOCK]`` (the rest is derived here): the keys, the
+    top tables, the root in the table and its moves.  One node (the root) is counted.  ``best``:
+    the most cards founded seen so far (a line is kept only for positions above it); with
     ``collect`` every position entered (the root first) is recorded with its score, depth, keys
     and link (its parent's record and the move from it: lines are read back by following the
-    links) in the ``cand_*`` arrays (:data:`MAX_COLLECT` at most; a parent is always recorded
-    before its children)."""
-    derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc)
-    begin(
-        cols,
-        clen,
-        tops,
-        topped,
-        waste,
-        stock,
-        fnd,
-        ch,
-        wh,
-        sc,
-        moves,
-        nmov,
-        tried,
-        played,
-        fidx,
-        best_line,
-        scratch,
-        table,
-        cand_score,
-        cand_len,
-        cand_links,
-        cand_keys,
-        foundation_return,
-        best,
-        collect,
-    )
+    links) in ``s.cands`` (:data:`MAX_COLLECT` at most; a parent is always recorded before its
+    children)."""
+    derive(s.position)
+    begin(s, foundation_return, best, collect)
 
 
 @njit(cache=True)
-def begin(
-    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    table, cand_score, cand_len, cand_links, cand_keys, foundation_return, best, collect,
-):  # fmt: skip
+def begin(s, foundation_return, best, collect):
     """:func:`start` on a position whose tables and hashes are already derived (the beam's)."""
+    p = s.position
+    sc = p.sc
     sc[S_BEST] = best
     sc[S_BEST_LEN] = 0
     sc[S_DEPTH] = 0
     sc[S_NODES] = 1
     sc[S_NCAND] = 0
-    k1, k2 = position_keys(clen, ch, wh, sc)
-    _insert(table, sc, k1, k2)
+    k1, k2 = position_keys(p)
+    _insert(s.table, sc, k1, k2)
     if collect:
-        _record(cols, clen, waste, sc, played, 0, k1, k2, cand_score, cand_len, cand_links, cand_keys)
-    nmov[0] = ordered_moves(cols, clen, topped, waste, fnd, sc, -1, foundation_return, moves[0], scratch)
-    tried[0] = 0
+        _record(s, 0, k1, k2)
+    st = s.stack
+    st.nmov[0] = ordered_moves(p, -1, foundation_return, st.moves[0], st.scratch)
+    st.tried[0] = 0
 
 
 @njit(cache=True)
-def dfs(
-    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    table, cand_score, cand_len, cand_links, cand_keys, foundation_return, draws, limit, slice_nodes, collect,
-):  # fmt: skip
-    """Run the depth-first search (set up by :func:`start`, or resumed) until it ends or has
+def dfs(s, foundation_return, draws, limit, slice_nodes, collect):
+    """Run the depth-first search ``s`` (set up by :func:`start`, or resumed) until it ends or has
     expanded ``slice_nodes`` more positions; returns a status code.
 
     The twin of ``python_solver._search``: a position already in the table is not entered again
     (its keys come from :func:`child_keys` before the move is played, so a transposition costs
-    no play and undo); the
-    best line (most cards founded) is kept in ``best_line[:sc[S_BEST_LEN]]``; :data:`NODE_LIMIT`
-    when ``limit`` positions were expanded; without ``draws`` the draw is never played; with ``collect`` every
-    position entered is recorded (see :func:`start`).  After
-    :data:`SOLVED` the winning line is ``played[:sc[S_DEPTH]]``.
+    no play and undo); the best line (most cards founded) is kept in
+    ``best_line[:sc[S_BEST_LEN]]``; :data:`NODE_LIMIT` when ``limit`` positions were expanded;
+    without ``draws`` the draw is never played; with ``collect`` every position entered is
+    recorded (see :func:`start`).  After :data:`SOLVED` the winning line is
+    ``played[:sc[S_DEPTH]]``.
     """
+    p = s.position
+    sc = p.sc
+    table = s.table
+    st = s.stack
+    moves = st.moves
+    nmov = st.nmov
+    tried = st.tried
+    played = st.played
+    fidx = st.fidx
     fill = table.shape[0] * 7 // 10
     stop = sc[S_NODES] + slice_nodes
     d = sc[S_DEPTH]
@@ -728,30 +802,30 @@ def dfs(
                 sc[S_DEPTH] = d
                 return EXHAUSTED
             d -= 1
-            undo(played[d], fidx[d], cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
+            undo(played[d], fidx[d], p)
             continue
         a = moves[d, tried[d]]
         tried[d] += 1
         if a == DRAW and not draws:
             continue
-        k1, k2 = child_keys(a, cols, clen, waste, stock, fnd, ch, wh, sc)
+        k1, k2 = child_keys(a, p)
         if _insert(table, sc, k1, k2):
             continue
-        last = _moved_to(a, cols, clen, waste, sc)
-        f = play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
+        last = _moved_to(a, p)
+        f = play(a, p)
         played[d] = a
         fidx[d] = f
         d += 1
         founded = sc[S_FOUNDED]
         if founded > sc[S_BEST]:
             sc[S_BEST] = founded
-            best_line[:d] = played[:d]
+            st.best_line[:d] = played[:d]
             sc[S_BEST_LEN] = d
             if founded == TOTAL_CARDS:
                 sc[S_DEPTH] = d
                 return SOLVED
         if collect:
-            _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand_links, cand_keys)
+            _record(s, d, k1, k2)
         if sc[S_NODES] >= limit:
             sc[S_DEPTH] = d
             return NODE_LIMIT
@@ -759,7 +833,7 @@ def dfs(
         if d >= MAX_DEPTH - 1:
             sc[S_DEPTH] = d
             return DEPTH_CAP
-        nmov[d] = ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, moves[d], scratch)
+        nmov[d] = ordered_moves(p, last, foundation_return, moves[d], st.scratch)
         tried[d] = 0
         if sc[S_NODES] >= stop:
             sc[S_DEPTH] = d
