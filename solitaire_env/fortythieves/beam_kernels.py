@@ -99,49 +99,57 @@ class Beam(NamedTuple):
         return cls(np.zeros(8, np.int64), np.zeros(MAX_LINE, np.int16), np.zeros(MAX_LINE, np.int16))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def store(p, layer, line, line_len):
     """Append the position ``p`` (with its hashes), with ``line[:line_len]``, to a layer."""
+    cols, clen, waste, fnd, ch, wh, sc = p.cols, p.clen, p.waste, p.fnd, p.ch, p.wh, p.sc
+    lcols, lclen, lhash = layer.cols, layer.clen, layer.hashes
     i = layer.n[0]
     for k in range(4):
         for j in range(NUM_COLUMNS):
-            layer.hashes[i, k * NUM_COLUMNS + j] = p.ch[k, j]
-        layer.hashes[i, 4 * NUM_COLUMNS + k] = p.wh[k]
+            lhash[i, k * NUM_COLUMNS + j] = ch[k, j]
+        lhash[i, 4 * NUM_COLUMNS + k] = wh[k]
     for j in range(NUM_COLUMNS):
-        layer.clen[i, j] = p.clen[j]
-        for d in range(p.clen[j]):
-            layer.cols[i, j, d] = p.cols[j, d]
-    w = p.sc[K.S_WLEN]
+        lclen[i, j] = clen[j]
+        for d in range(clen[j]):
+            lcols[i, j, d] = cols[j, d]
+    w = sc[K.S_WLEN]
+    lwaste = layer.waste
     for d in range(w):
-        layer.waste[i, d] = p.waste[d]
+        lwaste[i, d] = waste[d]
     layer.wlen[i] = w
-    layer.pos[i] = p.sc[K.S_POS]
+    layer.pos[i] = sc[K.S_POS]
+    lfnd = layer.fnd
     for f in range(NUM_FOUNDATIONS):
-        layer.fnd[i, f] = p.fnd[f]
+        lfnd[i, f] = fnd[f]
     layer.lines[i, :line_len] = line[:line_len]
     layer.llen[i] = line_len
     layer.n[0] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def load(layer, b, p):
     """Copy entry ``b`` of a layer into the position ``p`` (and derive the top tables)."""
+    cols, clen, waste, fnd, ch, wh, sc = p.cols, p.clen, p.waste, p.fnd, p.ch, p.wh, p.sc
+    lcols, lclen, lhash = layer.cols, layer.clen, layer.hashes
     for k in range(4):
         for j in range(NUM_COLUMNS):
-            p.ch[k, j] = layer.hashes[b, k * NUM_COLUMNS + j]
-        p.wh[k] = layer.hashes[b, 4 * NUM_COLUMNS + k]
+            ch[k, j] = lhash[b, k * NUM_COLUMNS + j]
+        wh[k] = lhash[b, 4 * NUM_COLUMNS + k]
     for j in range(NUM_COLUMNS):
-        n = layer.clen[b, j]
-        p.clen[j] = n
+        n = lclen[b, j]
+        clen[j] = n
         for d in range(n):
-            p.cols[j, d] = layer.cols[b, j, d]
+            cols[j, d] = lcols[b, j, d]
     w = layer.wlen[b]
+    lwaste = layer.waste
     for d in range(w):
-        p.waste[d] = layer.waste[b, d]
-    p.sc[K.S_WLEN] = w
-    p.sc[K.S_POS] = layer.pos[b]
+        waste[d] = lwaste[b, d]
+    sc[K.S_WLEN] = w
+    sc[K.S_POS] = layer.pos[b]
+    lfnd = layer.fnd
     for f in range(NUM_FOUNDATIONS):
-        p.fnd[f] = layer.fnd[b, f]
+        fnd[f] = lfnd[b, f]
     K.derive_tops(p)
 
 
@@ -155,7 +163,8 @@ def expand(layer, b0, b1, pool, s, beam, foundation_return):
     p = s.position
     sc = p.sc
     bs = beam.bs
-    c = s.cands
+    cand_score, cand_len, cand_links, cand_keys = s.cands
+    order, parent, keys, links, mlen = pool
     max_nodes = bs[B_MAX_NODES]
     nstock = sc[K.S_NSTOCK]
     for b in range(b0, b1):
@@ -184,17 +193,17 @@ def expand(layer, b0, b1, pool, s, beam, foundation_return):
         if drawing:
             p0 = q = bs[B_POOL]
             for k in range(sc[K.S_NCAND]):
-                if q >= pool.order.size:
+                if q >= order.size:
                     break
                 # best score first, then the order met (the pool index is unique and increasing)
-                pool.order[q] = (20_000 - c.score[k]) << 32 | q
-                pool.parent[q] = b
-                pool.keys[q, 0] = c.keys[k, 0]
-                pool.keys[q, 1] = c.keys[k, 1]
-                up = c.links[k, 0]
-                pool.links[q, 0] = -1 if up < 0 else p0 + up  # (a parent is recorded before its children)
-                pool.links[q, 1] = c.links[k, 1]
-                pool.mlen[q] = c.length[k]
+                order[q] = (20_000 - cand_score[k]) << 32 | q
+                parent[q] = b
+                keys[q, 0] = cand_keys[k, 0]
+                keys[q, 1] = cand_keys[k, 1]
+                up = cand_links[k, 0]
+                links[q, 0] = -1 if up < 0 else p0 + up  # (a parent is recorded before its children)
+                links[q, 1] = cand_links[k, 1]
+                mlen[q] = cand_len[k]
                 q += 1
             bs[B_POOL] = q
         if bs[B_NODES] >= max_nodes:
@@ -209,7 +218,8 @@ def select(layer, width, pool, beam, following, p):
     first); ``p`` (a search's position) is the work space."""
     following.n[0] = 0
     n = beam.bs[B_POOL]
-    order = pool.order
+    order, parent, keys, links, mlen = pool
+    lines, llen = layer.lines, layer.llen
     # Only the best entries are needed, in order: sort the first `head` of them (found by a
     # partition) and the rest only if duplicates and long lines leave the layer short.
     head = min(n, 2 * width + 16)
@@ -233,19 +243,19 @@ def select(layer, width, pool, beam, following, p):
             ranked = np.concatenate((ranked, rest))
         c = ranked[r] & 0xFFFFFFFF
         r += 1
-        if K.add_key(seen1, seen2, used, mask, pool.keys[c, 0], pool.keys[c, 1]):
+        if K.add_key(seen1, seen2, used, mask, keys[c, 0], keys[c, 1]):
             continue
-        b = pool.parent[c]
-        n0 = layer.llen[b]
-        m = pool.mlen[c]
+        b = parent[c]
+        n0 = llen[b]
+        m = mlen[c]
         if n0 + m + 1 > MAX_LINE:
             continue
         load(layer, b, p)
-        line[:n0] = layer.lines[b, :n0]
+        line[:n0] = lines[b, :n0]
         e = c
         for i in range(n0 + m - 1, n0 - 1, -1):  # the moves from the layer entry, by the links
-            line[i] = pool.links[e, 1]
-            e = pool.links[e, 0]
+            line[i] = links[e, 1]
+            e = links[e, 0]
         for i in range(n0, n0 + m):
             K.play(line[i], p)
         K.play(DRAW, p)

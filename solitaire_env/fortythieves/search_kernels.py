@@ -41,7 +41,7 @@ size (:func:`grow_table`) and resumes.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -225,15 +225,13 @@ class SearchArrays:
         self.position = Position.zeros()
         self.stack = Stack.zeros()
         self.cands = Candidates.zeros()
+        self.__dict__.update(self.position._asdict(), **self.stack._asdict())  # sa.cols, sa.played, ...
         self.new_table(table_bits)
 
-    def __getattr__(self, name: str) -> np.ndarray:
-        """An array of the position or of the stack, by its field name."""
-        parts = self.__dict__
-        for part in ("position", "stack"):
-            if part in parts and name in parts[part]._fields:
-                return getattr(parts[part], name)
-        raise AttributeError(name)
+    if TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> np.ndarray:
+            """The arrays of the position and of the stack, by their field names (set in ``__init__``)."""
 
     def _set_table(self, table: np.ndarray) -> None:
         self.table = table
@@ -273,22 +271,22 @@ def grow_table(table, new_table, stamp):
 
 
 @njit(cache=True, inline="always")
-def _retop(p, j):
-    old = p.tops[j]
+def _retop(j, cols, clen, tops, topped, sc):
+    old = tops[j]
     if old >= 0:
-        p.topped[old] &= ~(1 << j)
-    n = p.clen[j]
+        topped[old] &= ~(1 << j)
+    n = clen[j]
     if n:
-        new = p.cols[j, n - 1]
-        p.tops[j] = new
-        p.topped[new] |= 1 << j
-        p.sc[S_EMPTY] &= ~(1 << j)
+        new = cols[j, n - 1]
+        tops[j] = new
+        topped[new] |= 1 << j
+        sc[S_EMPTY] &= ~(1 << j)
     else:
-        p.tops[j] = -1
-        p.sc[S_EMPTY] |= 1 << j
+        tops[j] = -1
+        sc[S_EMPTY] |= 1 << j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def position_keys(p):
     """The two canonical keys of the position (see the module docstring); the sums of the
     columns' mixed hashes are kept up to date by :func:`play` and :func:`undo` in ``wh[2:]``."""
@@ -298,29 +296,17 @@ def position_keys(p):
 
 
 @njit(cache=True, inline="always")
-def _column_hash(p, j, n, card, sign):
+def _column_hash(ch, wh, j, n, card, sign):
     """Column ``j`` gains (``sign`` 1) or loses (-1) ``card`` at depth ``n``: update its two
     hashes, their mixes and the sums of the mixes."""
-    ch = p.ch
     for k in range(2):
         if sign > 0:
             ch[k, j] += Z_COLUMN[k, n, card]
         else:
             ch[k, j] -= Z_COLUMN[k, n, card]
         m = mix(ch[k, j])
-        p.wh[2 + k] += m - ch[2 + k, j]
+        wh[2 + k] += m - ch[2 + k, j]
         ch[2 + k, j] = m
-
-
-@njit(cache=True, inline="always")
-def _waste_hash(p, n, card, sign):
-    """The waste gains (``sign`` 1) or loses (-1) ``card`` at depth ``n``: update its two hashes."""
-    if sign > 0:
-        p.wh[0] += Z_WASTE[0, n, card]
-        p.wh[1] += Z_WASTE[1, n, card]
-    else:
-        p.wh[0] -= Z_WASTE[0, n, card]
-        p.wh[1] -= Z_WASTE[1, n, card]
 
 
 @njit(cache=True, inline="always")
@@ -344,140 +330,141 @@ def _popped(sc, base, n, card):
 
 
 @njit(cache=True, inline="always")
-def _column_push(p, j, card):
-    """Put ``card`` on column ``j`` (hashes, blockers and top tables too)."""
-    n = p.clen[j]
-    p.cols[j, n] = card
-    p.clen[j] = n + 1
-    _column_hash(p, j, n, card, 1)
-    _pushed(p.sc, S_MINS + j * (MAX_COLUMN + 1), n, card)
-    _retop(p, j)
+def _column_push(j, card, cols, clen, ch, wh, sc):
+    """Put ``card`` on column ``j`` (its hashes and blockers too; the caller re-tops it)."""
+    n = clen[j]
+    cols[j, n] = card
+    clen[j] = n + 1
+    _column_hash(ch, wh, j, n, card, 1)
+    _pushed(sc, S_MINS + j * (MAX_COLUMN + 1), n, card)
 
 
 @njit(cache=True, inline="always")
-def _column_pop(p, j):
-    """Take the top card off column ``j`` (hashes, blockers and top tables too); returns it."""
-    n = p.clen[j] - 1
-    card = p.cols[j, n]
-    p.clen[j] = n
-    _column_hash(p, j, n, card, -1)
-    _popped(p.sc, S_MINS + j * (MAX_COLUMN + 1), n, card)
-    _retop(p, j)
+def _column_pop(j, cols, clen, ch, wh, sc):
+    """Take the top card off column ``j`` and return it (its hashes and blockers too; the
+    caller re-tops it)."""
+    n = clen[j] - 1
+    card = cols[j, n]
+    clen[j] = n
+    _column_hash(ch, wh, j, n, card, -1)
+    _popped(sc, S_MINS + j * (MAX_COLUMN + 1), n, card)
     return card
 
 
 @njit(cache=True, inline="always")
-def _waste_push(p, card):
-    """Put ``card`` on the waste (hashes and blockers too)."""
-    n = p.sc[S_WLEN]
-    p.waste[n] = card
-    _waste_hash(p, n, card, 1)
-    _pushed(p.sc, S_WASTE_MINS, n, card)
-    p.sc[S_WLEN] = n + 1
+def _waste_push(card, waste, wh, sc):
+    """Put ``card`` on the waste (its hashes and blockers too)."""
+    n = sc[S_WLEN]
+    waste[n] = card
+    wh[0] += Z_WASTE[0, n, card]
+    wh[1] += Z_WASTE[1, n, card]
+    _pushed(sc, S_WASTE_MINS, n, card)
+    sc[S_WLEN] = n + 1
 
 
 @njit(cache=True, inline="always")
-def _waste_pop(p):
-    """Take the top card off the waste (hashes and blockers too); returns it."""
-    n = p.sc[S_WLEN] - 1
-    card = p.waste[n]
-    p.sc[S_WLEN] = n
-    _waste_hash(p, n, card, -1)
-    _popped(p.sc, S_WASTE_MINS, n, card)
+def _waste_pop(waste, wh, sc):
+    """Take the top card off the waste and return it (its hashes and blockers too)."""
+    n = sc[S_WLEN] - 1
+    card = waste[n]
+    sc[S_WLEN] = n
+    wh[0] -= Z_WASTE[0, n, card]
+    wh[1] -= Z_WASTE[1, n, card]
+    _popped(sc, S_WASTE_MINS, n, card)
     return card
 
 
-@njit(cache=True)
-def _derive_blockers(p):
-    sc = p.sc
+@njit(cache=True, inline="always")
+def _derive_blockers(cols, clen, waste, sc):
     sc[S_BLOCKERS] = 0
     for j in range(NUM_COLUMNS):
         base = S_MINS + j * (MAX_COLUMN + 1)
         sc[base] = _NO_LOWEST
-        for d in range(p.clen[j]):
-            _pushed(sc, base, d, p.cols[j, d])
+        for d in range(clen[j]):
+            _pushed(sc, base, d, cols[j, d])
     sc[S_WASTE_MINS] = _NO_LOWEST
     for d in range(sc[S_WLEN]):
-        _pushed(sc, S_WASTE_MINS, d, p.waste[d])
+        _pushed(sc, S_WASTE_MINS, d, waste[d])
 
 
 @njit(cache=True, inline="always")
 def play(a, p):
     """Play the legal action ``a`` on the position ``p``; returns the foundation it founded on or
     took from, else -1."""
-    sc = p.sc
+    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc = p
     f = -1
     if a == DRAW:
         pos = sc[S_POS]
-        _waste_push(p, p.stock[pos])
+        _waste_push(stock[pos], waste, wh, sc)
         sc[S_POS] = pos + 1
         return f
     src = a // NUM_DESTS
     dst = a - src * NUM_DESTS
     if src < NUM_COLUMNS:
-        card = _column_pop(p, src)
+        card = _column_pop(src, cols, clen, ch, wh, sc)
+        _retop(src, cols, clen, tops, topped, sc)
     elif src == WASTE:
-        card = _waste_pop(p)
+        card = _waste_pop(waste, wh, sc)
     else:
         f = src - FIRST_FOUNDATION_SRC
-        card = foundation_card(f, p.fnd[f])
-        p.fnd[f] -= 1
+        card = foundation_card(f, fnd[f])
+        fnd[f] -= 1
         sc[S_FOUNDED] -= 1
     if dst == FOUNDATION:
-        f = foundation_for(p.fnd, card)
-        p.fnd[f] += 1
+        f = foundation_for(fnd, card)
+        fnd[f] += 1
         sc[S_FOUNDED] += 1
     else:
-        _column_push(p, dst, card)
+        _column_push(dst, card, cols, clen, ch, wh, sc)
+        _retop(dst, cols, clen, tops, topped, sc)
     return f
 
 
 @njit(cache=True, inline="always")
 def undo(a, f, p):
     """Take back the action ``a`` that :func:`play` played on ``p`` (``f``: what it returned)."""
-    sc = p.sc
+    cols, clen, tops, topped, waste, _, fnd, ch, wh, sc = p
     if a == DRAW:
-        _waste_pop(p)
+        _waste_pop(waste, wh, sc)
         sc[S_POS] -= 1
         return
     src = a // NUM_DESTS
     dst = a - src * NUM_DESTS
     if dst == FOUNDATION:
-        card = foundation_card(f, p.fnd[f])
-        p.fnd[f] -= 1
+        card = foundation_card(f, fnd[f])
+        fnd[f] -= 1
         sc[S_FOUNDED] -= 1
     else:
-        card = _column_pop(p, dst)
+        card = _column_pop(dst, cols, clen, ch, wh, sc)
+        _retop(dst, cols, clen, tops, topped, sc)
     if src < NUM_COLUMNS:
-        _column_push(p, src, card)
+        _column_push(src, card, cols, clen, ch, wh, sc)
+        _retop(src, cols, clen, tops, topped, sc)
     elif src == WASTE:
-        _waste_push(p, card)
+        _waste_push(card, waste, wh, sc)
     else:
-        p.fnd[src - FIRST_FOUNDATION_SRC] += 1
+        fnd[src - FIRST_FOUNDATION_SRC] += 1
         sc[S_FOUNDED] += 1
 
 
 @njit(cache=True, inline="always")
-def _uncover_key(p, j):
+def _uncover_key(cols, clen, fnd, j):
     """How good the card under column ``j``'s top is to uncover: 0 when it can be founded (or the
     column empties), else 1 + its rank."""
-    n = p.clen[j]
+    n = clen[j]
     if n < 2:
         return 0
-    under = p.cols[j, n - 2]
-    if foundation_for(p.fnd, under) >= 0:
+    under = cols[j, n - 2]
+    if foundation_for(fnd, under) >= 0:
         return 0
     return 1 + under % 13
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ordered_moves(p, last, foundation_return, out, scratch):
     """The search's moves from the position ``p`` into ``out``, best first, without the pruned
     ones; returns how many.  The numba twin of ``solver.ordered_moves`` (same moves, same order)."""
-    cols = p.cols
-    clen = p.clen
-    fnd = p.fnd
-    sc = p.sc
+    cols, clen, _, topped, waste, _, fnd, _, _, sc = p
     empty = sc[S_EMPTY]
     first_empty = -1
     allowed = (1 << NUM_DESTS) - 1  # destinations not cut by "the first empty column only"
@@ -499,7 +486,7 @@ def ordered_moves(p, last, foundation_return, out, scratch):
             h = sc[S_WLEN]
             if h == 0:
                 continue
-            card = p.waste[h - 1]
+            card = waste[h - 1]
         else:
             if not foundation_return:
                 break
@@ -510,10 +497,10 @@ def ordered_moves(p, last, foundation_return, out, scratch):
             card = foundation_card(f, h)
             if card == last - _FOUNDED:
                 continue  # the card just founded (or its twin)
-        dests = source_dests(src, card, empty, p.topped[PARENT_ARRAY[card]], fnd) & allowed
+        dests = source_dests(src, card, empty, topped[PARENT_ARRAY[card]], fnd) & allowed
         uk = 0
         if src < NUM_COLUMNS and dests:
-            uk = _uncover_key(p, src)
+            uk = _uncover_key(cols, clen, fnd, src)
         while dests:
             low = dests & -dests
             dests ^= low
@@ -585,9 +572,7 @@ def _moved_to(a, p):
 @njit(cache=True, inline="always")
 def child_keys(a, p):
     """The two keys of the position after the legal action ``a``, without playing it."""
-    sc = p.sc
-    ch = p.ch
-    wh = p.wh
+    cols, clen, _, _, waste, stock, fnd, ch, wh, sc = p
     pos = sc[S_POS]
     w0 = wh[0]
     w1 = wh[1]
@@ -595,25 +580,25 @@ def child_keys(a, p):
     m1 = wh[3]
     if a == DRAW:
         n = sc[S_WLEN]
-        card = p.stock[pos]
+        card = stock[pos]
         return w0 + Z_WASTE[0, n, card] + Z_STOCK[0, pos + 1] + m0, w1 + Z_WASTE[1, n, card] + Z_STOCK[1, pos + 1] + m1
     src = a // NUM_DESTS
     dst = a - src * NUM_DESTS
     if src < NUM_COLUMNS:
-        n = p.clen[src] - 1
-        card = p.cols[src, n]
+        n = clen[src] - 1
+        card = cols[src, n]
         m0 += mix(ch[0, src] - Z_COLUMN[0, n, card]) - ch[2, src]
         m1 += mix(ch[1, src] - Z_COLUMN[1, n, card]) - ch[3, src]
     elif src == WASTE:
         n = sc[S_WLEN] - 1
-        card = p.waste[n]
+        card = waste[n]
         w0 -= Z_WASTE[0, n, card]
         w1 -= Z_WASTE[1, n, card]
     else:
         f = src - FIRST_FOUNDATION_SRC
-        card = foundation_card(f, p.fnd[f])
+        card = foundation_card(f, fnd[f])
     if dst != FOUNDATION:
-        n = p.clen[dst]
+        n = clen[dst]
         m0 += mix(ch[0, dst] + Z_COLUMN[0, n, card]) - ch[2, dst]
         m1 += mix(ch[1, dst] + Z_COLUMN[1, n, card]) - ch[3, dst]
     return w0 + Z_STOCK[0, pos] + m0, w1 + Z_STOCK[1, pos] + m1
@@ -663,12 +648,8 @@ def add_key(seen1, seen2, used, mask, k1, k2):
     return False
 
 
-@njit(cache=True)
-def score(p):
-    """The beam's score of the position (``python_solver._score``): 100 per card founded, -60
-    per blocker (a card in a column or the waste above a lower card of its suit, counted by
-    :func:`play` and :func:`undo`), +30 per empty column, -2 per waste card."""
-    sc = p.sc
+@njit(cache=True, inline="always")
+def _score(sc):
     empty = 0
     e = sc[S_EMPTY]
     while e:
@@ -677,41 +658,50 @@ def score(p):
     return W_FOUNDED * sc[S_FOUNDED] - W_BLOCKER * sc[S_BLOCKERS] + W_EMPTY * empty - W_WASTE * sc[S_WLEN]
 
 
+@njit(cache=True)
+def score(p):
+    """The beam's score of the position (``python_solver._score``): 100 per card founded, -60
+    per blocker (a card in a column or the waste above a lower card of its suit, counted by
+    :func:`play` and :func:`undo`), +30 per empty column, -2 per waste card."""
+    return _score(p.sc)
+
+
 @njit(cache=True, inline="always")
-def _record(s, d, k1, k2):
-    """Record the position at depth ``d`` (keys ``k1``, ``k2``) as a candidate (see :func:`start`)."""
-    sc = s.position.sc
-    c = s.cands
+def _record(c, sc, played, d, k1, k2):
+    """Record the position at depth ``d`` (keys ``k1``, ``k2``) in the candidates ``c`` (see
+    :func:`start`)."""
     k = sc[S_NCAND]
     if k < MAX_COLLECT and d < MAX_COLLECT:
-        c.score[k] = score(s.position)
-        c.length[k] = d
+        c_score, c_length, c_links, c_keys = c
+        c_score[k] = _score(sc)
+        c_length[k] = d
         if d:
-            c.links[k, 0] = c.links[d - 1, 2]
-            c.links[k, 1] = s.stack.played[d - 1]
+            c_links[k, 0] = c_links[d - 1, 2]
+            c_links[k, 1] = played[d - 1]
         else:
-            c.links[k, 0] = -1
-            c.links[k, 1] = -1
-        c.links[d, 2] = k
-        c.keys[k, 0] = k1
-        c.keys[k, 1] = k2
+            c_links[k, 0] = -1
+            c_links[k, 1] = -1
+        c_links[d, 2] = k
+        c_keys[k, 0] = k1
+        c_keys[k, 1] = k2
         sc[S_NCAND] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def derive_tops(p):
     """Make the top tables, the empty-column mask, the founded count and the blockers of the
     position ``p`` (not the hashes)."""
-    p.topped[:] = 0
-    p.tops[:] = -1
-    p.sc[S_EMPTY] = 0
+    cols, clen, tops, topped, waste, _, fnd, _, _, sc = p
+    topped[:] = 0
+    tops[:] = -1
+    sc[S_EMPTY] = 0
     for j in range(NUM_COLUMNS):
-        _retop(p, j)
+        _retop(j, cols, clen, tops, topped, sc)
     founded = 0
     for f in range(NUM_FOUNDATIONS):
-        founded += p.fnd[f]
-    p.sc[S_FOUNDED] = founded
-    _derive_blockers(p)
+        founded += fnd[f]
+    sc[S_FOUNDED] = founded
+    _derive_blockers(cols, clen, waste, sc)
 
 
 @njit(cache=True)
@@ -719,20 +709,19 @@ def derive(p):
     """:func:`derive_tops` and the hashes, from the position in ``cols``/``clen``/``waste``/``fnd``
     and ``sc[S_WLEN]``."""
     derive_tops(p)
-    ch = p.ch
-    wh = p.wh
+    cols, clen, waste, ch, wh = p.cols, p.clen, p.waste, p.ch, p.wh
     ch[:] = 0
     wh[:] = 0
     for j in range(NUM_COLUMNS):
-        for d in range(p.clen[j]):
-            ch[0, j] += Z_COLUMN[0, d, p.cols[j, d]]
-            ch[1, j] += Z_COLUMN[1, d, p.cols[j, d]]
+        for d in range(clen[j]):
+            ch[0, j] += Z_COLUMN[0, d, cols[j, d]]
+            ch[1, j] += Z_COLUMN[1, d, cols[j, d]]
         for k in range(2):
             ch[2 + k, j] = mix(ch[k, j])
             wh[2 + k] += ch[2 + k, j]
     for d in range(p.sc[S_WLEN]):
-        wh[0] += Z_WASTE[0, d, p.waste[d]]
-        wh[1] += Z_WASTE[1, d, p.waste[d]]
+        wh[0] += Z_WASTE[0, d, waste[d]]
+        wh[1] += Z_WASTE[1, d, waste[d]]
 
 
 @njit(cache=True)
@@ -762,7 +751,7 @@ def begin(s, foundation_return, best, collect):
     k1, k2 = position_keys(p)
     _insert(s.table, sc, k1, k2)
     if collect:
-        _record(s, 0, k1, k2)
+        _record(s.cands, sc, s.stack.played, 0, k1, k2)
     st = s.stack
     st.nmov[0] = ordered_moves(p, -1, foundation_return, st.moves[0], st.scratch)
     st.tried[0] = 0
@@ -784,12 +773,8 @@ def dfs(s, foundation_return, draws, limit, slice_nodes, collect):
     p = s.position
     sc = p.sc
     table = s.table
-    st = s.stack
-    moves = st.moves
-    nmov = st.nmov
-    tried = st.tried
-    played = st.played
-    fidx = st.fidx
+    moves, nmov, tried, played, fidx, best_line, scratch = s.stack
+    cands = s.cands
     fill = table.shape[0] * 7 // 10
     stop = sc[S_NODES] + slice_nodes
     d = sc[S_DEPTH]
@@ -819,13 +804,13 @@ def dfs(s, foundation_return, draws, limit, slice_nodes, collect):
         founded = sc[S_FOUNDED]
         if founded > sc[S_BEST]:
             sc[S_BEST] = founded
-            st.best_line[:d] = played[:d]
+            best_line[:d] = played[:d]
             sc[S_BEST_LEN] = d
             if founded == TOTAL_CARDS:
                 sc[S_DEPTH] = d
                 return SOLVED
         if collect:
-            _record(s, d, k1, k2)
+            _record(cands, sc, played, d, k1, k2)
         if sc[S_NODES] >= limit:
             sc[S_DEPTH] = d
             return NODE_LIMIT
@@ -833,7 +818,7 @@ def dfs(s, foundation_return, draws, limit, slice_nodes, collect):
         if d >= MAX_DEPTH - 1:
             sc[S_DEPTH] = d
             return DEPTH_CAP
-        nmov[d] = ordered_moves(p, last, foundation_return, moves[d], st.scratch)
+        nmov[d] = ordered_moves(p, last, foundation_return, moves[d], scratch)
         tried[d] = 0
         if sc[S_NODES] >= stop:
             sc[S_DEPTH] = d
