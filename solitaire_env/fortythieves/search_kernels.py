@@ -1,12 +1,22 @@
 """The numba depth-first search of the Forty Thieves solver (:mod:`solitaire_env.fortythieves.solver`).
 
-One search lives in a :class:`SearchArrays` (numpy arrays, allocated once per process and
-reused): the position (columns, waste, stock, foundations, the top-card tables), its two
-64-bit canonical keys kept up to date move by move, the stack of the depth-first search (per
-depth: the ordered moves, how many were tried, the move played and the foundation it used)
-and a transposition table.  :func:`dfs` runs the search for a slice of nodes and returns a
-status; the Python side checks the clock and the budgets between slices and resumes the same
-arrays, so no work is lost when a slice ends.
+One search's state is a few NamedTuples of numpy arrays, allocated once per process and reused
+(:class:`SearchArrays` holds them):
+
+- :class:`Position`: the position (columns, waste, stock, foundations, the top-card tables),
+  its two 64-bit canonical keys kept up to date move by move, and the scalars ``sc`` (the
+  position's and the search's, the ``S_*`` slots); :func:`play`, :func:`undo`,
+  :func:`ordered_moves`, :func:`child_keys` and :func:`position_keys` take it;
+- :class:`Stack`: the depth-first search's stack (per depth: the ordered moves, how many were
+  tried, the move played and the foundation it used) and the best line;
+- :class:`Candidates`: the positions a search with ``collect`` entered (the beam's pool);
+- :class:`Search`: those three and the transposition table, what :func:`start`,
+  :func:`begin` and :func:`dfs` take.
+
+:func:`dfs` runs the search for a slice of nodes and returns a status; the Python side checks
+the clock and the budgets between slices and resumes the same arrays, so no work is lost when
+a slice ends.  The small helpers that the hot loops inline take the arrays they touch, not the
+tuples: a non-inlined numba call counts a reference to every array of a tuple it is given.
 
 The rules come from :mod:`solitaire_env.fortythieves.kernels` (``source_dests``, ``is_safe``,
 ``foundation_for``, ``foundation_card``, ``PARENT_ARRAY``): the numba twins of the rules core,
