@@ -1,12 +1,22 @@
 """The numba depth-first search of the Forty Thieves solver (:mod:`solitaire_env.fortythieves.solver`).
 
-One search lives in a :class:`SearchArrays` (numpy arrays, allocated once per process and
-reused): the position (columns, waste, stock, foundations, the top-card tables), its two
-64-bit canonical keys kept up to date move by move, the stack of the depth-first search (per
-depth: the ordered moves, how many were tried, the move played and the foundation it used)
-and a transposition table.  :func:`dfs` runs the search for a slice of nodes and returns a
-status; the Python side checks the clock and the budgets between slices and resumes the same
-arrays, so no work is lost when a slice ends.
+One search's state is a few NamedTuples of numpy arrays, allocated once per process and reused
+(:class:`SearchArrays` holds them):
+
+- :class:`Position`: the position (columns, waste, stock, foundations, the top-card tables),
+  its two 64-bit canonical keys kept up to date move by move, and the scalars ``sc`` (the
+  position's and the search's, the ``S_*`` slots); :func:`play`, :func:`undo`,
+  :func:`ordered_moves`, :func:`child_keys` and :func:`position_keys` take it;
+- :class:`Stack`: the depth-first search's stack (per depth: the ordered moves, how many were
+  tried, the move played and the foundation it used) and the best line;
+- :class:`Candidates`: the positions a search with ``collect`` entered (the beam's pool);
+- :class:`Search`: those three and the transposition table, what :func:`start`,
+  :func:`begin` and :func:`dfs` take.
+
+:func:`dfs` runs the search for a slice of nodes and returns a status; the Python side checks
+the clock and the budgets between slices and resumes the same arrays, so no work is lost when
+a slice ends.  The small helpers that the hot loops inline take the arrays they touch, not the
+tuples: a non-inlined numba call counts a reference to every array of a tuple it is given.
 
 The rules come from :mod:`solitaire_env.fortythieves.kernels` (``source_dests``, ``is_safe``,
 ``foundation_for``, ``foundation_card``, ``PARENT_ARRAY``): the numba twins of the rules core,
@@ -40,6 +50,8 @@ size (:func:`grow_table`) and resumes.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -138,37 +150,105 @@ def mix(x: np.uint64) -> np.uint64:
     return x ^ (x >> np.uint64(31))
 
 
+class Position(NamedTuple):
+    """The position being searched: its piles, its two keys kept up to date move by move, and
+    the scalars (the position's and the search's, ``S_*``) with the lowest-rank words of the
+    beam score's blockers.  What :func:`play`, :func:`undo`, :func:`ordered_moves` and the keys
+    read and write."""
+
+    cols: np.ndarray  # (NUM_COLUMNS, MAX_COLUMN) cards, bottom first
+    clen: np.ndarray  # the columns' heights
+    tops: np.ndarray  # each column's top card, -1 when it is empty
+    topped: np.ndarray  # per card id (53: NO_CARD too), the bits of the columns it tops
+    waste: np.ndarray  # the waste, bottom first (its length is sc[S_WLEN])
+    stock: np.ndarray  # the stock in draw order (the next card is stock[sc[S_POS]])
+    fnd: np.ndarray  # the 8 foundations' heights
+    ch: np.ndarray  # (4, NUM_COLUMNS): per column its 2 raw hashes, then their mix()
+    wh: np.ndarray  # the waste's 2 hashes, then the sums of the columns' mixes
+    sc: np.ndarray  # the scalars S_* and, from S_MINS, the lowest-rank words
+
+    @classmethod
+    def zeros(cls) -> Position:
+        return cls(
+            np.zeros((NUM_COLUMNS, MAX_COLUMN), np.int64), np.zeros(NUM_COLUMNS, np.int64),
+            np.full(NUM_COLUMNS, -1, np.int64), np.zeros(53, np.int64), np.zeros(STOCK_SIZE, np.int64),
+            np.zeros(STOCK_SIZE, np.int64), np.zeros(NUM_FOUNDATIONS, np.int64), np.zeros((4, NUM_COLUMNS), np.uint64),
+            np.zeros(4, np.uint64), np.zeros(SC_SIZE, np.int64),
+        )  # fmt: skip
+
+
+class Stack(NamedTuple):
+    """The depth-first search's stack, per depth: the ordered moves, how many were tried, the
+    move played and the foundation it used; the best line seen and the move order's scratch."""
+
+    moves: np.ndarray  # (MAX_DEPTH, MAX_MOVES) the ordered moves of each depth
+    nmov: np.ndarray  # how many
+    tried: np.ndarray  # how many were tried
+    played: np.ndarray  # the move played at each depth (the line from the root)
+    fidx: np.ndarray  # the foundation it founded on or took from, else -1
+    best_line: np.ndarray  # the line to the most cards founded (its length is sc[S_BEST_LEN])
+    scratch: np.ndarray  # MAX_MOVES keys for ordered_moves' sort
+
+    @classmethod
+    def zeros(cls) -> Stack:
+        return cls(
+            np.zeros((MAX_DEPTH, MAX_MOVES), np.int16), np.zeros(MAX_DEPTH, np.int64), np.zeros(MAX_DEPTH, np.int64),
+            np.zeros(MAX_DEPTH, np.int64), np.zeros(MAX_DEPTH, np.int64), np.zeros(MAX_DEPTH, np.int64),
+            np.zeros(MAX_MOVES, np.int64),
+        )  # fmt: skip
+
+
+class Candidates(NamedTuple):
+    """The positions a search with ``collect`` entered (:data:`MAX_COLLECT` at most, the root
+    first; their count is ``sc[S_NCAND]``): the beam's candidates."""
+
+    score: np.ndarray  # the beam score (score())
+    length: np.ndarray  # the depth, the length of its line
+    # per candidate k: [k, 0] its parent candidate (-1 for the root), [k, 1] the move from it;
+    # [d, 2]: the candidate on the current line at depth d
+    links: np.ndarray
+    keys: np.ndarray  # (MAX_COLLECT, 2) the two keys
+
+    @classmethod
+    def zeros(cls) -> Candidates:
+        return cls(
+            np.zeros(MAX_COLLECT, np.int64), np.zeros(MAX_COLLECT, np.int64), np.zeros((MAX_COLLECT, 3), np.int64),
+            np.zeros((MAX_COLLECT, 2), np.uint64),
+        )  # fmt: skip
+
+
+class Search(NamedTuple):
+    """Everything one search works on: what :func:`start`, :func:`begin` and :func:`dfs` take."""
+
+    position: Position
+    stack: Stack
+    table: np.ndarray  # the transposition table, (2**bits, 2) uint64 (the module docstring)
+    cands: Candidates
+
+
 class SearchArrays:
-    """The arrays of one search (position, keys, stack, table); see the module docstring."""
+    """The arrays of one search (see the module docstring), allocated once: :attr:`search` (a
+    :class:`Search`) is what the kernels take.  The arrays of its parts are attributes too
+    (``sa.cols``, ``sa.played``, ``sa.table``, ...); :meth:`grow` replaces the table."""
 
     def __init__(self, table_bits: int = 16) -> None:
-        self.cols = np.zeros((NUM_COLUMNS, MAX_COLUMN), np.int64)
-        self.clen = np.zeros(NUM_COLUMNS, np.int64)
-        self.tops = np.full(NUM_COLUMNS, -1, np.int64)
-        self.topped = np.zeros(53, np.int64)
-        self.waste = np.zeros(STOCK_SIZE, np.int64)
-        self.stock = np.zeros(STOCK_SIZE, np.int64)
-        self.fnd = np.zeros(NUM_FOUNDATIONS, np.int64)
-        self.ch = np.zeros((4, NUM_COLUMNS), np.uint64)  # per column: 2 raw hashes, then their mix()
-        self.wh = np.zeros(4, np.uint64)  # the waste's 2 hashes, then the sums of the columns' mixes
-        self.sc = np.zeros(SC_SIZE, np.int64)
-        self.moves = np.zeros((MAX_DEPTH, MAX_MOVES), np.int16)
-        self.nmov = np.zeros(MAX_DEPTH, np.int64)
-        self.tried = np.zeros(MAX_DEPTH, np.int64)
-        self.played = np.zeros(MAX_DEPTH, np.int64)
-        self.fidx = np.zeros(MAX_DEPTH, np.int64)
-        self.best_line = np.zeros(MAX_DEPTH, np.int64)
-        self.scratch = np.zeros(MAX_MOVES, np.int64)
-        self.cand_score = np.zeros(MAX_COLLECT, np.int64)
-        self.cand_len = np.zeros(MAX_COLLECT, np.int64)
-        # per candidate k: [k, 0] its parent candidate (-1 for the root), [k, 1] the move from
-        # it; [d, 2]: the candidate on the current line at depth d
-        self.cand_links = np.zeros((MAX_COLLECT, 3), np.int64)
-        self.cand_keys = np.zeros((MAX_COLLECT, 2), np.uint64)
+        self.position = Position.zeros()
+        self.stack = Stack.zeros()
+        self.cands = Candidates.zeros()
+        self.__dict__.update(self.position._asdict(), **self.stack._asdict())  # sa.cols, sa.played, ...
         self.new_table(table_bits)
 
+    if TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> np.ndarray:
+            """The arrays of the position and of the stack, by their field names (set in ``__init__``)."""
+
+    def _set_table(self, table: np.ndarray) -> None:
+        self.table = table
+        self.search = Search(self.position, self.stack, table, self.cands)
+
     def new_table(self, bits: int) -> None:
-        self.table = np.zeros((1 << bits, 2), np.uint64)
+        self._set_table(np.zeros((1 << bits, 2), np.uint64))
         self.sc[S_STAMP] = 1
         self.sc[S_COUNT] = 0
 
@@ -184,15 +264,7 @@ class SearchArrays:
         """Move the entries of this search to a table four times the size."""
         table = np.zeros((4 * self.table.shape[0], 2), np.uint64)
         grow_table(self.table, table, np.uint64(self.sc[S_STAMP]))
-        self.table = table
-
-    def args(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the order :func:`dfs` and :func:`start` take them."""
-        return (
-            self.cols, self.clen, self.tops, self.topped, self.waste, self.stock, self.fnd, self.ch, self.wh,
-            self.sc, self.moves, self.nmov, self.tried, self.played, self.fidx, self.best_line, self.scratch,
-            self.table, self.cand_score, self.cand_len, self.cand_links, self.cand_keys,
-        )  # fmt: skip
+        self._set_table(table)
 
 
 @njit(cache=True)
@@ -224,11 +296,12 @@ def _retop(j, cols, clen, tops, topped, sc):
         sc[S_EMPTY] |= 1 << j
 
 
-@njit(cache=True)
-def position_keys(clen, ch, wh, sc):
+@njit(cache=True, inline="always")
+def position_keys(p):
     """The two canonical keys of the position (see the module docstring); the sums of the
     columns' mixed hashes are kept up to date by :func:`play` and :func:`undo` in ``wh[2:]``."""
-    pos = sc[S_POS]
+    pos = p.sc[S_POS]
+    wh = p.wh
     return wh[0] + Z_STOCK[0, pos] + wh[2], wh[1] + Z_STOCK[1, pos] + wh[3]
 
 
@@ -266,7 +339,52 @@ def _popped(sc, base, n, card):
         sc[S_BLOCKERS] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _column_push(j, card, cols, clen, ch, wh, sc):
+    """Put ``card`` on column ``j`` (its hashes and blockers too; the caller re-tops it)."""
+    n = clen[j]
+    cols[j, n] = card
+    clen[j] = n + 1
+    _column_hash(ch, wh, j, n, card, 1)
+    _pushed(sc, S_MINS + j * (MAX_COLUMN + 1), n, card)
+
+
+@njit(cache=True, inline="always")
+def _column_pop(j, cols, clen, ch, wh, sc):
+    """Take the top card off column ``j`` and return it (its hashes and blockers too; the
+    caller re-tops it)."""
+    n = clen[j] - 1
+    card = cols[j, n]
+    clen[j] = n
+    _column_hash(ch, wh, j, n, card, -1)
+    _popped(sc, S_MINS + j * (MAX_COLUMN + 1), n, card)
+    return card
+
+
+@njit(cache=True, inline="always")
+def _waste_push(card, waste, wh, sc):
+    """Put ``card`` on the waste (its hashes and blockers too)."""
+    n = sc[S_WLEN]
+    waste[n] = card
+    wh[0] += Z_WASTE[0, n, card]
+    wh[1] += Z_WASTE[1, n, card]
+    _pushed(sc, S_WASTE_MINS, n, card)
+    sc[S_WLEN] = n + 1
+
+
+@njit(cache=True, inline="always")
+def _waste_pop(waste, wh, sc):
+    """Take the top card off the waste and return it (its hashes and blockers too)."""
+    n = sc[S_WLEN] - 1
+    card = waste[n]
+    sc[S_WLEN] = n
+    wh[0] -= Z_WASTE[0, n, card]
+    wh[1] -= Z_WASTE[1, n, card]
+    _popped(sc, S_WASTE_MINS, n, card)
+    return card
+
+
+@njit(cache=True, inline="always")
 def _derive_blockers(cols, clen, waste, sc):
     sc[S_BLOCKERS] = 0
     for j in range(NUM_COLUMNS):
@@ -280,36 +398,23 @@ def _derive_blockers(cols, clen, waste, sc):
 
 
 @njit(cache=True, inline="always")
-def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
-    """Play the legal action ``a``; returns the foundation it founded on or took from, else -1."""
+def play(a, p):
+    """Play the legal action ``a`` on the position ``p``; returns the foundation it founded on or
+    took from, else -1."""
+    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc = p
     f = -1
     if a == DRAW:
         pos = sc[S_POS]
-        card = stock[pos]
-        n = sc[S_WLEN]
-        waste[n] = card
-        wh[0] += Z_WASTE[0, n, card]
-        wh[1] += Z_WASTE[1, n, card]
-        _pushed(sc, S_WASTE_MINS, n, card)
-        sc[S_WLEN] = n + 1
+        _waste_push(stock[pos], waste, wh, sc)
         sc[S_POS] = pos + 1
         return f
     src = a // NUM_DESTS
     dst = a - src * NUM_DESTS
     if src < NUM_COLUMNS:
-        n = clen[src] - 1
-        card = cols[src, n]
-        clen[src] = n
-        _column_hash(ch, wh, src, n, card, -1)
-        _popped(sc, S_MINS + src * (MAX_COLUMN + 1), n, card)
+        card = _column_pop(src, cols, clen, ch, wh, sc)
         _retop(src, cols, clen, tops, topped, sc)
     elif src == WASTE:
-        n = sc[S_WLEN] - 1
-        card = waste[n]
-        sc[S_WLEN] = n
-        wh[0] -= Z_WASTE[0, n, card]
-        wh[1] -= Z_WASTE[1, n, card]
-        _popped(sc, S_WASTE_MINS, n, card)
+        card = _waste_pop(waste, wh, sc)
     else:
         f = src - FIRST_FOUNDATION_SRC
         card = foundation_card(f, fnd[f])
@@ -320,25 +425,17 @@ def play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         fnd[f] += 1
         sc[S_FOUNDED] += 1
     else:
-        n = clen[dst]
-        cols[dst, n] = card
-        clen[dst] = n + 1
-        _column_hash(ch, wh, dst, n, card, 1)
-        _pushed(sc, S_MINS + dst * (MAX_COLUMN + 1), n, card)
+        _column_push(dst, card, cols, clen, ch, wh, sc)
         _retop(dst, cols, clen, tops, topped, sc)
     return f
 
 
 @njit(cache=True, inline="always")
-def undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
-    """Take back the action ``a`` that :func:`play` played (``f``: what it returned)."""
+def undo(a, f, p):
+    """Take back the action ``a`` that :func:`play` played on ``p`` (``f``: what it returned)."""
+    cols, clen, tops, topped, waste, _, fnd, ch, wh, sc = p
     if a == DRAW:
-        n = sc[S_WLEN] - 1
-        card = waste[n]
-        wh[0] -= Z_WASTE[0, n, card]
-        wh[1] -= Z_WASTE[1, n, card]
-        _popped(sc, S_WASTE_MINS, n, card)
-        sc[S_WLEN] = n
+        _waste_pop(waste, wh, sc)
         sc[S_POS] -= 1
         return
     src = a // NUM_DESTS
@@ -348,26 +445,13 @@ def undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc):
         fnd[f] -= 1
         sc[S_FOUNDED] -= 1
     else:
-        n = clen[dst] - 1
-        card = cols[dst, n]
-        clen[dst] = n
-        _column_hash(ch, wh, dst, n, card, -1)
-        _popped(sc, S_MINS + dst * (MAX_COLUMN + 1), n, card)
+        card = _column_pop(dst, cols, clen, ch, wh, sc)
         _retop(dst, cols, clen, tops, topped, sc)
     if src < NUM_COLUMNS:
-        n = clen[src]
-        cols[src, n] = card
-        clen[src] = n + 1
-        _column_hash(ch, wh, src, n, card, 1)
-        _pushed(sc, S_MINS + src * (MAX_COLUMN + 1), n, card)
+        _column_push(src, card, cols, clen, ch, wh, sc)
         _retop(src, cols, clen, tops, topped, sc)
     elif src == WASTE:
-        n = sc[S_WLEN]
-        waste[n] = card
-        wh[0] += Z_WASTE[0, n, card]
-        wh[1] += Z_WASTE[1, n, card]
-        _pushed(sc, S_WASTE_MINS, n, card)
-        sc[S_WLEN] = n + 1
+        _waste_push(card, waste, wh, sc)
     else:
         fnd[src - FIRST_FOUNDATION_SRC] += 1
         sc[S_FOUNDED] += 1
@@ -386,10 +470,11 @@ def _uncover_key(cols, clen, fnd, j):
     return 1 + under % 13
 
 
-@njit(cache=True)
-def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, out, scratch):
-    """The search's moves from the position into ``out``, best first, without the pruned ones;
-    returns how many.  The numba twin of ``solver.ordered_moves`` (same moves, same order)."""
+@njit(cache=True, inline="always")
+def ordered_moves(p, last, foundation_return, out, scratch):
+    """The search's moves from the position ``p`` into ``out``, best first, without the pruned
+    ones; returns how many.  The numba twin of ``solver.ordered_moves`` (same moves, same order)."""
+    cols, clen, _, topped, waste, _, fnd, _, _, sc = p
     empty = sc[S_EMPTY]
     first_empty = -1
     allowed = (1 << NUM_DESTS) - 1  # destinations not cut by "the first empty column only"
@@ -481,7 +566,7 @@ def ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, o
 
 
 @njit(cache=True, inline="always")
-def _moved_to(a, cols, clen, waste, sc):
+def _moved_to(a, p):
     """Where the card ``a`` moves will lie (the ``last`` of the move order), before playing ``a``."""
     if a == DRAW:
         return -1
@@ -490,13 +575,14 @@ def _moved_to(a, cols, clen, waste, sc):
     if dst != FOUNDATION:
         return dst
     if src < NUM_COLUMNS:
-        return _FOUNDED + cols[src, clen[src] - 1]
-    return _FOUNDED + waste[sc[S_WLEN] - 1]
+        return _FOUNDED + p.cols[src, p.clen[src] - 1]
+    return _FOUNDED + p.waste[p.sc[S_WLEN] - 1]
 
 
 @njit(cache=True, inline="always")
-def child_keys(a, cols, clen, waste, stock, fnd, ch, wh, sc):
+def child_keys(a, p):
     """The two keys of the position after the legal action ``a``, without playing it."""
+    cols, clen, _, _, waste, stock, fnd, ch, wh, sc = p
     pos = sc[S_POS]
     w0 = wh[0]
     w1 = wh[1]
@@ -572,11 +658,8 @@ def add_key(seen1, seen2, used, mask, k1, k2):
     return False
 
 
-@njit(cache=True)
-def score(cols, clen, waste, sc):
-    """The beam's score of the position (``python_solver._score``): 100 per card founded, -60
-    per blocker (a card in a column or the waste above a lower card of its suit, counted by
-    :func:`play` and :func:`undo`), +30 per empty column, -2 per waste card."""
+@njit(cache=True, inline="always")
+def _score(sc):
     empty = 0
     e = sc[S_EMPTY]
     while e:
@@ -585,28 +668,40 @@ def score(cols, clen, waste, sc):
     return W_FOUNDED * sc[S_FOUNDED] - W_BLOCKER * sc[S_BLOCKERS] + W_EMPTY * empty - W_WASTE * sc[S_WLEN]
 
 
+@njit(cache=True)
+def score(p):
+    """The beam's score of the position (``python_solver._score``): 100 per card founded, -60
+    per blocker (a card in a column or the waste above a lower card of its suit, counted by
+    :func:`play` and :func:`undo`), +30 per empty column, -2 per waste card."""
+    return _score(p.sc)
+
+
 @njit(cache=True, inline="always")
-def _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand_links, cand_keys):
+def _record(c, sc, played, d, k1, k2):
+    """Record the position at depth ``d`` (keys ``k1``, ``k2``) in the candidates ``c`` (see
+    :func:`start`)."""
     k = sc[S_NCAND]
     if k < MAX_COLLECT and d < MAX_COLLECT:
-        cand_score[k] = score(cols, clen, waste, sc)
-        cand_len[k] = d
+        c_score, c_length, c_links, c_keys = c
+        c_score[k] = _score(sc)
+        c_length[k] = d
         if d:
-            cand_links[k, 0] = cand_links[d - 1, 2]
-            cand_links[k, 1] = played[d - 1]
+            c_links[k, 0] = c_links[d - 1, 2]
+            c_links[k, 1] = played[d - 1]
         else:
-            cand_links[k, 0] = -1
-            cand_links[k, 1] = -1
-        cand_links[d, 2] = k
-        cand_keys[k, 0] = k1
-        cand_keys[k, 1] = k2
+            c_links[k, 0] = -1
+            c_links[k, 1] = -1
+        c_links[d, 2] = k
+        c_keys[k, 0] = k1
+        c_keys[k, 1] = k2
         sc[S_NCAND] = k + 1
 
 
-@njit(cache=True)
-def derive_tops(cols, clen, tops, topped, waste, fnd, sc):
-    """Make the top tables, the empty-column mask, the founded count and the blockers (not the
-    hashes)."""
+@njit(cache=True, inline="always")
+def derive_tops(p):
+    """Make the top tables, the empty-column mask, the founded count and the blockers of the
+    position ``p`` (not the hashes)."""
+    cols, clen, tops, topped, waste, _, fnd, _, _, sc = p
     topped[:] = 0
     tops[:] = -1
     sc[S_EMPTY] = 0
@@ -620,10 +715,11 @@ def derive_tops(cols, clen, tops, topped, waste, fnd, sc):
 
 
 @njit(cache=True)
-def derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc):
+def derive(p):
     """:func:`derive_tops` and the hashes, from the position in ``cols``/``clen``/``waste``/``fnd``
     and ``sc[S_WLEN]``."""
-    derive_tops(cols, clen, tops, topped, waste, fnd, sc)
+    derive_tops(p)
+    cols, clen, waste, ch, wh = p.cols, p.clen, p.waste, p.ch, p.wh
     ch[:] = 0
     wh[:] = 0
     for j in range(NUM_COLUMNS):
@@ -633,89 +729,62 @@ def derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc):
         for k in range(2):
             ch[2 + k, j] = mix(ch[k, j])
             wh[2 + k] += ch[2 + k, j]
-    for d in range(sc[S_WLEN]):
+    for d in range(p.sc[S_WLEN]):
         wh[0] += Z_WASTE[0, d, waste[d]]
         wh[1] += Z_WASTE[1, d, waste[d]]
 
 
 @njit(cache=True)
-def start(
-    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    table, cand_score, cand_len, cand_links, cand_keys, foundation_return, best, collect,
-):  # fmt: skip
-    """Set up a search from the position in ``cols``/``clen``/``waste``/``stock``/``fnd`` and
-    ``sc[S_WLEN]``, ``sc[S_POS]``, ``sc[S_NSTOCK]`` (the rest is derived here): the keys, the top
-    tables, the root in the table and its moves.  One node (the root) is counted.  ``best``: the
-    most cards founded seen so far (a line is kept only for positions above it); with
+def start(s, foundation_return, best, collect):
+    """Set up the search ``s`` from the position in ``cols``/``clen``/``waste``/``stock``/``fnd``
+    and ``sc[S_WLEN]``, ``sc[S_POS]``, ``sc[S_NSTOCK]`` (the rest is derived here): the keys, the
+    top tables, the root in the table and its moves.  One node (the root) is counted.  ``best``:
+    the most cards founded seen so far (a line is kept only for positions above it); with
     ``collect`` every position entered (the root first) is recorded with its score, depth, keys
     and link (its parent's record and the move from it: lines are read back by following the
-    links) in the ``cand_*`` arrays (:data:`MAX_COLLECT` at most; a parent is always recorded
-    before its children)."""
-    derive(cols, clen, tops, topped, waste, fnd, ch, wh, sc)
-    begin(
-        cols,
-        clen,
-        tops,
-        topped,
-        waste,
-        stock,
-        fnd,
-        ch,
-        wh,
-        sc,
-        moves,
-        nmov,
-        tried,
-        played,
-        fidx,
-        best_line,
-        scratch,
-        table,
-        cand_score,
-        cand_len,
-        cand_links,
-        cand_keys,
-        foundation_return,
-        best,
-        collect,
-    )
+    links) in ``s.cands`` (:data:`MAX_COLLECT` at most; a parent is always recorded before its
+    children)."""
+    derive(s.position)
+    begin(s, foundation_return, best, collect)
 
 
 @njit(cache=True)
-def begin(
-    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    table, cand_score, cand_len, cand_links, cand_keys, foundation_return, best, collect,
-):  # fmt: skip
+def begin(s, foundation_return, best, collect):
     """:func:`start` on a position whose tables and hashes are already derived (the beam's)."""
+    p = s.position
+    sc = p.sc
     sc[S_BEST] = best
     sc[S_BEST_LEN] = 0
     sc[S_DEPTH] = 0
     sc[S_NODES] = 1
     sc[S_NCAND] = 0
-    k1, k2 = position_keys(clen, ch, wh, sc)
-    _insert(table, sc, k1, k2)
+    k1, k2 = position_keys(p)
+    _insert(s.table, sc, k1, k2)
     if collect:
-        _record(cols, clen, waste, sc, played, 0, k1, k2, cand_score, cand_len, cand_links, cand_keys)
-    nmov[0] = ordered_moves(cols, clen, topped, waste, fnd, sc, -1, foundation_return, moves[0], scratch)
-    tried[0] = 0
+        _record(s.cands, sc, s.stack.played, 0, k1, k2)
+    st = s.stack
+    st.nmov[0] = ordered_moves(p, -1, foundation_return, st.moves[0], st.scratch)
+    st.tried[0] = 0
 
 
 @njit(cache=True)
-def dfs(
-    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, moves, nmov, tried, played, fidx, best_line, scratch,
-    table, cand_score, cand_len, cand_links, cand_keys, foundation_return, draws, limit, slice_nodes, collect,
-):  # fmt: skip
-    """Run the depth-first search (set up by :func:`start`, or resumed) until it ends or has
+def dfs(s, foundation_return, draws, limit, slice_nodes, collect):
+    """Run the depth-first search ``s`` (set up by :func:`start`, or resumed) until it ends or has
     expanded ``slice_nodes`` more positions; returns a status code.
 
     The twin of ``python_solver._search``: a position already in the table is not entered again
     (its keys come from :func:`child_keys` before the move is played, so a transposition costs
-    no play and undo); the
-    best line (most cards founded) is kept in ``best_line[:sc[S_BEST_LEN]]``; :data:`NODE_LIMIT`
-    when ``limit`` positions were expanded; without ``draws`` the draw is never played; with ``collect`` every
-    position entered is recorded (see :func:`start`).  After
-    :data:`SOLVED` the winning line is ``played[:sc[S_DEPTH]]``.
+    no play and undo); the best line (most cards founded) is kept in
+    ``best_line[:sc[S_BEST_LEN]]``; :data:`NODE_LIMIT` when ``limit`` positions were expanded;
+    without ``draws`` the draw is never played; with ``collect`` every position entered is
+    recorded (see :func:`start`).  After :data:`SOLVED` the winning line is
+    ``played[:sc[S_DEPTH]]``.
     """
+    p = s.position
+    sc = p.sc
+    table = s.table
+    moves, nmov, tried, played, fidx, best_line, scratch = s.stack
+    cands = s.cands
     fill = table.shape[0] * 7 // 10
     stop = sc[S_NODES] + slice_nodes
     d = sc[S_DEPTH]
@@ -728,17 +797,17 @@ def dfs(
                 sc[S_DEPTH] = d
                 return EXHAUSTED
             d -= 1
-            undo(played[d], fidx[d], cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
+            undo(played[d], fidx[d], p)
             continue
         a = moves[d, tried[d]]
         tried[d] += 1
         if a == DRAW and not draws:
             continue
-        k1, k2 = child_keys(a, cols, clen, waste, stock, fnd, ch, wh, sc)
+        k1, k2 = child_keys(a, p)
         if _insert(table, sc, k1, k2):
             continue
-        last = _moved_to(a, cols, clen, waste, sc)
-        f = play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
+        last = _moved_to(a, p)
+        f = play(a, p)
         played[d] = a
         fidx[d] = f
         d += 1
@@ -751,7 +820,7 @@ def dfs(
                 sc[S_DEPTH] = d
                 return SOLVED
         if collect:
-            _record(cols, clen, waste, sc, played, d, k1, k2, cand_score, cand_len, cand_links, cand_keys)
+            _record(cands, sc, played, d, k1, k2)
         if sc[S_NODES] >= limit:
             sc[S_DEPTH] = d
             return NODE_LIMIT
@@ -759,7 +828,7 @@ def dfs(
         if d >= MAX_DEPTH - 1:
             sc[S_DEPTH] = d
             return DEPTH_CAP
-        nmov[d] = ordered_moves(cols, clen, topped, waste, fnd, sc, last, foundation_return, moves[d], scratch)
+        nmov[d] = ordered_moves(p, last, foundation_return, moves[d], scratch)
         tried[d] = 0
         if sc[S_NODES] >= stop:
             sc[S_DEPTH] = d

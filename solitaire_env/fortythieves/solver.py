@@ -140,12 +140,12 @@ def depth_first(
         return "intractable", (), 0, game.founded if best is None else best, (), "nodes"
     load_position(sa, game)
     foundation_return = game.rules.foundation_return
-    K.start(*sa.args(), foundation_return, game.founded if best is None else best, collect)  # type: ignore[call-arg]
+    K.start(sa.search, foundation_return, game.founded if best is None else best, collect)
     sc = sa.sc
     status = K.RUNNING
     stop = ""
     while status == K.RUNNING:
-        status = K.dfs(*sa.args(), foundation_return, draws, max_nodes, SLICE_NODES, collect)  # type: ignore[call-arg]
+        status = K.dfs(sa.search, foundation_return, draws, max_nodes, SLICE_NODES, collect)
         if status == K.TABLE_FULL and sa.table.shape[0] < 1 << MAX_TABLE_BITS:
             sa.grow()
             status = K.RUNNING
@@ -170,7 +170,7 @@ class _DepthFirst:
         self.sa = sa = _Search.get("dfs")
         load_position(sa, game)
         self.foundation_return = game.rules.foundation_return
-        K.start(*sa.args(), self.foundation_return, game.founded, False)  # type: ignore[call-arg]
+        K.start(sa.search, self.foundation_return, game.founded, False)
         self.status = K.RUNNING
 
     @property
@@ -184,7 +184,7 @@ class _DepthFirst:
             if deadline is not None and time.perf_counter() >= deadline:
                 return
             step = min(SLICE_NODES, goal - self.nodes)
-            self.status = K.dfs(*sa.args(), self.foundation_return, True, 2**62, step, False)  # type: ignore[call-arg]
+            self.status = K.dfs(sa.search, self.foundation_return, True, 2**62, step, False)
             if self.status == K.TABLE_FULL and sa.table.shape[0] < 1 << MAX_TABLE_BITS:
                 sa.grow()
                 self.status = K.RUNNING
@@ -214,16 +214,15 @@ def _beam(
     :mod:`~solitaire_env.fortythieves.beam_kernels`); ``(winning line or None, nodes, out of time)``."""
     sa = _Search.get("beam")
     load_position(sa, root)
-    K.derive(sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.fnd, sa.ch, sa.wh, sa.sc)
-    layer, spare = B.Layer(width), B.Layer(width)
-    B.store(sa.cols, sa.clen, sa.waste, sa.fnd, sa.ch, sa.wh, sa.sc, *layer.args(), np.zeros(1, np.int16), 0)  # type: ignore[call-arg]
-    bs = np.zeros(5, np.int64)
+    K.derive(sa.position)
+    layer, spare = B.Layer.zeros(width), B.Layer.zeros(width)
+    B.store(sa.position, layer, np.zeros(1, np.int16), 0)
+    beam = B.Beam.zeros()
+    bs = beam.bs
     bs[B.B_BEST] = best.founded
-    best_out = np.zeros(B.MAX_LINE, np.int16)
-    win_out = np.zeros(B.MAX_LINE, np.int16)
-    pool = B.Pool(width * (LOCAL_NODES + 1))
+    bs[B.B_MAX_NODES], bs[B.B_LOCAL_NODES], bs[B.B_END_NODES] = max_nodes, LOCAL_NODES, END_NODES
+    pool = B.Pool.zeros(width * (LOCAL_NODES + 1))
     foundation_return = root.rules.foundation_return
-    search = sa.args()
     out_of_time = False
     status = B.EXPANDED
     while layer.n[0] and bs[B.B_NODES] < max_nodes:
@@ -233,20 +232,17 @@ def _beam(
             if deadline is not None and time.perf_counter() >= deadline:
                 out_of_time = True
                 break
-            status = B.expand(  # type: ignore[call-arg]
-                b0, min(n, b0 + BEAM_CHUNK), *layer.args(), *pool.args(), *search,
-                foundation_return, max_nodes, LOCAL_NODES, END_NODES, bs, best_out, win_out,
-            )  # fmt: skip
+            status = B.expand(layer, b0, min(n, b0 + BEAM_CHUNK), pool, sa.search, beam, foundation_return)
             if status != B.EXPANDED:
                 break
         if status != B.EXPANDED or out_of_time:
             break
-        B.select(width, *layer.args()[:-1], *pool.args(), bs, *spare.args(), *search[:10])  # type: ignore[call-arg]
+        B.select(layer, width, pool, beam, spare, sa.position)
         layer, spare = spare, layer
-    best.offer(int(bs[B.B_BEST]), (), tuple(best_out[: bs[B.B_BEST_LEN]].tolist()))
+    best.offer(int(bs[B.B_BEST]), (), tuple(beam.best_out[: bs[B.B_BEST_LEN]].tolist()))
     nodes = int(bs[B.B_NODES])
     if status == B.WON:
-        return tuple(win_out[: bs[B.B_WIN_LEN]].tolist()), nodes, False
+        return tuple(beam.win_out[: bs[B.B_WIN_LEN]].tolist()), nodes, False
     return None, nodes, out_of_time
 
 

@@ -37,7 +37,7 @@ VALUES = np.zeros(210)  # turn_search's per-move best scores
 def _arrays(game: FortyThievesGame) -> K.SearchArrays:
     sa = K.SearchArrays(4)
     load_position(sa, game)
-    K.derive(sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.fnd, sa.ch, sa.wh, sa.sc)
+    K.derive(sa.position)
     return sa
 
 
@@ -119,7 +119,7 @@ def test_turn_search_is_the_python_breadth_first_search(nodes: int) -> None:
     for game, _ in positions:
         sa = _arrays(game)
         before = _position(sa)
-        got, root = turn_search(*sa.args()[:10], sa.scratch, game.rules.foundation_return, nodes, WEIGHTS, 0.0, VALUES)
+        got, root = turn_search(sa.position, sa.scratch, game.rules.foundation_return, nodes, WEIGHTS, 0.0, VALUES)
         want, want_root, through = _python_turn_search(game, nodes)
         assert got == want, (nodes, game.columns)
         assert root == pytest.approx(want_root, abs=1e-9)
@@ -142,7 +142,7 @@ def test_a_larger_margin_draws_more_often() -> None:
         count = 0
         for game, _ in positions:
             sa = _arrays(game)
-            args = (*sa.args()[:10], sa.scratch, game.rules.foundation_return, 200, WEIGHTS, margin, VALUES)
+            args = (sa.position, sa.scratch, game.rules.foundation_return, 200, WEIGHTS, margin, VALUES)
             count += turn_search(*args)[0] < 0
         draws.append(count)
     assert draws[0] < draws[1] == len(positions)
@@ -158,7 +158,7 @@ def test_the_agent_plays_the_searchs_first_move_and_never_reads_the_stock() -> N
         # the stock's order does not enter: the search from the true position (its real stock)
         # gives the same first move, unless the agent had to avoid a repeated position
         sa = _arrays(game)
-        first = turn_search(*sa.args()[:10], sa.scratch, game.rules.foundation_return, 300, WEIGHTS, 0.0, VALUES)[0]
+        first = turn_search(sa.position, sa.scratch, game.rules.foundation_return, 300, WEIGHTS, 0.0, VALUES)[0]
         if action != DRAW and first >= 0:
             assert action == first
 

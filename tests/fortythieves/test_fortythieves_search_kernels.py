@@ -94,23 +94,21 @@ def arrays() -> K.SearchArrays:
 def numba_start(sa: K.SearchArrays, game: FortyThievesGame) -> None:
     sa.next_stamp()
     S.load_position(sa, game)
-    K.start(*sa.args(), game.rules.foundation_return, game.founded, False)
+    K.start(sa.search, game.rules.foundation_return, game.founded, False)
 
 
 def numba_moves(game: FortyThievesGame, last: int) -> list[int]:
     sa = arrays()
     numba_start(sa, game)
     out = np.zeros(K.MAX_MOVES, np.int16)
-    n = K.ordered_moves(
-        sa.cols, sa.clen, sa.topped, sa.waste, sa.fnd, sa.sc, last, game.rules.foundation_return, out, sa.scratch
-    )
+    n = K.ordered_moves(sa.position, last, game.rules.foundation_return, out, sa.scratch)
     return out[:n].tolist()
 
 
 def keys_of(game: FortyThievesGame) -> tuple[int, int]:
     sa = arrays()
     numba_start(sa, game)
-    k1, k2 = K.position_keys(sa.clen, sa.ch, sa.wh, sa.sc)
+    k1, k2 = K.position_keys(sa.position)
     return int(k1), int(k2)
 
 
@@ -406,25 +404,23 @@ def test_incremental_keys_equal_keys_from_scratch():
             game = new_game(seed, rules)
             sa = arrays()
             numba_start(sa, game)
-            pos = (sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.stock, sa.fnd, sa.ch, sa.wh, sa.sc)
+            pos = sa.position
             done: list[tuple[int, int]] = []
             for _ in range(250):
                 if done and rng.random() < 0.3:
                     a, f = done.pop()
-                    K.undo(a, f, *pos)
+                    K.undo(a, f, pos)
                     assert game.undo()
                 else:
                     a = random_move(game, rng)
                     if a is None:
                         continue
-                    done.append((a, K.play(a, *pos)))
+                    done.append((a, K.play(a, pos)))
                     game.play(a)
                 fresh.next_stamp()
                 S.load_position(fresh, game)
-                K.start(*fresh.args(), game.rules.foundation_return, game.founded, False)
-                assert K.position_keys(sa.clen, sa.ch, sa.wh, sa.sc) == K.position_keys(
-                    fresh.clen, fresh.ch, fresh.wh, fresh.sc
-                )
+                K.start(fresh.search, game.rules.foundation_return, game.founded, False)
+                assert K.position_keys(sa.position) == K.position_keys(fresh.position)
                 for name in ("clen", "tops", "topped", "fnd", "ch", "wh"):
                     assert np.array_equal(getattr(sa, name), getattr(fresh, name)), name
                 for s in (K.S_WLEN, K.S_POS, K.S_EMPTY, K.S_FOUNDED):
@@ -441,20 +437,20 @@ def test_child_keys_equal_the_keys_after_the_move():
             game = new_game(seed, rules)
             sa = arrays()
             numba_start(sa, game)
-            pos = (sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.stock, sa.fnd, sa.ch, sa.wh, sa.sc)
+            pos = sa.position
             for _ in range(120):
                 for a in game.legal_actions():
-                    predicted = K.child_keys(a, sa.cols, sa.clen, sa.waste, sa.stock, sa.fnd, sa.ch, sa.wh, sa.sc)
-                    before = K.position_keys(sa.clen, sa.ch, sa.wh, sa.sc)
-                    f = K.play(a, *pos)
-                    assert predicted == K.position_keys(sa.clen, sa.ch, sa.wh, sa.sc), (rules, seed, a)
-                    K.undo(a, f, *pos)
-                    assert K.position_keys(sa.clen, sa.ch, sa.wh, sa.sc) == before
+                    predicted = K.child_keys(a, pos)
+                    before = K.position_keys(pos)
+                    f = K.play(a, pos)
+                    assert predicted == K.position_keys(pos), (rules, seed, a)
+                    K.undo(a, f, pos)
+                    assert K.position_keys(pos) == before
                     checked += 1
                 a = random_move(game, rng)
                 if a is None:
                     break
-                K.play(a, *pos)
+                K.play(a, pos)
                 game.play(a)
     assert checked > 3000
 

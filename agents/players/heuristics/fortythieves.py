@@ -521,11 +521,10 @@ class LookaheadAgent(EvaluateAgent):
         if sa is None:
             sa = self._arrays = search_kernels.SearchArrays(4)
         load_position(sa, pos)
-        search_kernels.derive(sa.cols, sa.clen, sa.tops, sa.topped, sa.waste, sa.fnd, sa.ch, sa.wh, sa.sc)
-        first, root = turn_search(  # type: ignore[call-arg]
-            *sa.args()[:10], sa.scratch, pos.rules.foundation_return, self.nodes, self._weights, self.margin,
-            self._values,
-        )  # fmt: skip
+        search_kernels.derive(sa.position)
+        first, root = turn_search(
+            sa.position, sa.scratch, pos.rules.foundation_return, self.nodes, self._weights, self.margin, self._values
+        )
         return (int(first) if first >= 0 else None), float(root), self._values
 
     def plan(self, game: FortyThievesGame) -> tuple[int, ...]:

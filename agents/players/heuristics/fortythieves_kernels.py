@@ -2,12 +2,14 @@
 
 - :func:`need_table`: ``_need_table`` of :mod:`agents.players.heuristics.fortythieves` (how many
   cards of its suit must be founded before a card can be), from the 8 foundation heights;
-- :func:`position_value`: ``EvaluateAgent.score`` of a position held in the solver's search
-  arrays, the weights in the order of :data:`WEIGHTS`, summed in the same order as the Python
-  score (so the two agree to the last bit);
+- :func:`position_value`: ``EvaluateAgent.score`` of a position given by its piles (those of
+  a search :class:`~solitaire_env.fortythieves.search_kernels.Position`), the weights in the
+  order of :data:`WEIGHTS`, summed in the same order as the Python score (so the two agree to
+  the last bit);
 - :func:`turn_search`: the first move towards the best-scored position the moves before the
-  next draw reach, by a breadth-first search over the solver's moves and keys, played with the
-  search's own ``play`` and taken back with its ``undo`` (the rules' numba twins).
+  next draw reach, by a breadth-first search over the solver's moves and keys on a search
+  ``Position``, played with the search's own ``play`` and taken back with its ``undo`` (the
+  rules' numba twins).
 
 ``tests/agents/test_ft_lookahead.py`` checks both against the Python score and a breadth-first
 search in Python on thousands of positions from random play.
@@ -72,23 +74,21 @@ def position_value(cols, clen, waste, wlen, fnd, weights, need):
 
 
 @njit(cache=True)
-def turn_search(
-    cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc, scratch, foundation_return, max_nodes, weights, margin,
-    values,
-):  # fmt: skip
+def turn_search(p, scratch, foundation_return, max_nodes, weights, margin, values):
     """The first move of the line to the best position reachable before the next draw, -1 for
     none better than the position itself by more than ``margin``; and the position's own score.
 
-    ``values`` (one entry per action) gets, for each move the search tried from the root, the
-    best score of the positions entered by lines that start with it; ``-inf`` for the others
-    (the draw, and the moves the solver's prunings leave out).
+    ``p`` is a :class:`~solitaire_env.fortythieves.search_kernels.Position` holding the root
+    (derived), ``scratch`` the move order's (a search stack's ``scratch``).  ``values`` (one
+    entry per action) gets, for each move the search tried from the root, the best score of the
+    positions entered by lines that start with it; ``-inf`` for the others (the draw, and the
+    moves the solver's prunings leave out).
 
     A breadth-first search over the search's moves (:func:`~solitaire_env.fortythieves.search_kernels.ordered_moves`:
     the solver's prunings, the draw left out) enters at most ``max_nodes`` new positions, each
     once (the search's position keys), and scores each with :func:`position_value`; the first
     best one met wins (so the shorter line among equals).  A node is reached again by replaying
-    its line from the root.  The arrays (the solver's search arrays, holding the root) hold the
-    root again afterwards; the stock is never read.
+    its line from the root.  ``p`` holds the root again afterwards; the stock is never read.
     """
     size = 1
     while size < 4 * (max_nodes + 1):
@@ -105,11 +105,11 @@ def turn_search(
     out = np.zeros(K.MAX_MOVES, np.int16)
     values[:] = -np.inf
     need = np.zeros(52, np.int64)
-    k1, k2 = K.position_keys(clen, ch, wh, sc)
+    k1, k2 = K.position_keys(p)
     K.add_key(seen1, seen2, used, mask, k1, k2)
     parent[0] = -1
     best = 0
-    root = position_value(cols, clen, waste, sc[K.S_WLEN], fnd, weights, need)
+    root = position_value(p.cols, p.clen, p.waste, p.sc[K.S_WLEN], p.fnd, weights, need)
     top = root + margin
     count = 1
     head = 0
@@ -121,18 +121,18 @@ def turn_search(
             e = parent[e]
             m += 1
         for i in range(m - 1, -1, -1):
-            fidx[i] = K.play(line[i], cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
-        nm = K.ordered_moves(cols, clen, topped, waste, fnd, sc, -1, foundation_return, out, scratch)
+            fidx[i] = K.play(line[i], p)
+        nm = K.ordered_moves(p, -1, foundation_return, out, scratch)
         for t in range(nm):
             a = np.int64(out[t])
             if a == DRAW:
                 continue
-            k1, k2 = K.child_keys(a, cols, clen, waste, stock, fnd, ch, wh, sc)
+            k1, k2 = K.child_keys(a, p)
             if K.add_key(seen1, seen2, used, mask, k1, k2):
                 continue
-            f = K.play(a, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
-            value = position_value(cols, clen, waste, sc[K.S_WLEN], fnd, weights, need)
-            K.undo(a, f, cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
+            f = K.play(a, p)
+            value = position_value(p.cols, p.clen, p.waste, p.sc[K.S_WLEN], p.fnd, weights, need)
+            K.undo(a, f, p)
             parent[count] = head
             move[count] = a
             origin[count] = a if head == 0 else origin[head]
@@ -145,7 +145,7 @@ def turn_search(
             if count > max_nodes:
                 break
         for i in range(m):
-            K.undo(line[i], fidx[i], cols, clen, tops, topped, waste, stock, fnd, ch, wh, sc)
+            K.undo(line[i], fidx[i], p)
         head += 1
     first = -1
     while best > 0:
