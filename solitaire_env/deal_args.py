@@ -135,7 +135,7 @@ def load_deal(args: argparse.Namespace, rng: np.random.Generator | None = None) 
         for key, value in dealt.items():
             if value != getattr(deal, key):
                 raise ValueError(
-                    f"--{key} {value} does not match the deal string, which has {getattr(deal, key)} {key[:-1]}(s)"
+                    f"--{key} {value} does not match the deal string, which has {getattr(deal, key)} {key}"
                 )
         return deal, rules or game.default_rule
     code = parse_deal_code(text)

@@ -230,6 +230,7 @@ class GameTable(Sequence[GameSpec]):
         self._rows: list[GameSpec] = []
         self._by_key: dict[str, GameSpec] = {}
         self._exact: dict[str, GameSpec] = {}
+        self._by_class: dict[type, GameSpec] = {}  # spec_of's answers, by class
 
     @overload
     def __getitem__(self, index: int) -> GameSpec: ...
@@ -242,7 +243,7 @@ class GameTable(Sequence[GameSpec]):
         return len(self._rows)
 
     def __iter__(self) -> Iterator[GameSpec]:
-        return iter(tuple(self._rows))
+        return iter(self._rows)
 
     def __repr__(self) -> str:
         return f"GameTable({', '.join(g.name for g in self._rows)})"
@@ -253,6 +254,7 @@ class GameTable(Sequence[GameSpec]):
             if clash:
                 raise ValueError(f"game {spec.name!r}: its {field} is already {clash[0].name!r}'s")
         self._rows.append(spec)
+        self._by_class.clear()
         for k in (spec.name, spec.code, spec.title):
             self._by_key[_key(k)] = spec
             self._exact[k] = spec
@@ -324,10 +326,14 @@ def game_spec(game: object) -> GameSpec:
 def spec_of(thing: object) -> GameSpec:
     """The row of the game a game, deal, rules, knowledge, env or session object is of (by the
     package its class is defined in).  Raises ``TypeError`` for an object of no game."""
+    known = GAMES._by_class.get(type(thing))
+    if known is not None:
+        return known
     for cls in type(thing).__mro__:
         module = cls.__module__
         for g in GAMES:
             if module == g.package or module.startswith(g.package + "."):
+                GAMES._by_class[type(thing)] = g
                 return g
     games = " or ".join(g.title for g in GAMES)
     raise TypeError(f"not a {games} object: {type(thing).__name__}")
