@@ -6,11 +6,17 @@ those of :meth:`~solitaire_env.common.deals.FortyThievesDeal.from_seed`, the obs
 of :class:`~solitaire_env.fortythieves.env.FortyThievesEnv`; ``tests/generic/test_batch_equals_single.py``
 checks all of them against the single env on thousands of random deals and actions.
 
-State of game ``i`` is row ``i`` of a few arrays:
+The step itself is the shared driver's (:func:`solitaire_env.common.batch_driver.step_all`:
+autoreset, rewards, illegal actions, the time limit, same_step resets); this module plugs
+Forty Thieves' hooks into it for :class:`FortyThievesBatchState`: dealing, starting, playing,
+the mask, the score, the reasons, and the repetition rule, which truncates an episode through
+the driver's ``cut`` and asks for larger tables through its game flag (``FLAG_GAME``).
 
-- ``st[i, F_*]``: the integers of the game (stock position, waste length, counters, the step
-  count of the time limit, the column lengths ``F_CLEN + j``, the foundation counts
-  ``F_FND + f``, the bit mask of empty columns, the repetition table's bookkeeping...);
+The state of game ``i`` is row ``i`` of the arrays of a :class:`FortyThievesBatchState`:
+
+- ``st[i, F_*]``: the integers of the game (stock position, waste length, counters, the
+  column lengths ``F_CLEN + j``, the foundation counts ``F_FND + f``, the bit mask of empty
+  columns, the repetition table's bookkeeping...);
 - ``cols[i, j, d]``: the card at depth ``d`` (0 = bottom) of column ``j``; ``waste[i]`` (bottom
   first); ``stock[i]`` (draw order);
 - ``topped[i, c]``: bit mask of the columns whose top card is ``c`` (index 52: never set);
@@ -22,15 +28,18 @@ State of game ``i`` is row ``i`` of a few arrays:
   single env's ``_seen_positions`` dict does.  An entry is live only while its epoch equals
   ``st[i, F_REP_EPOCH]``, so emptying the table (a draw, a reset) is one increment.
 
-``cfg`` holds the rule option, the scoring, the reward, the illegal-action policy and the
-episode limits as integers (``C_*``), ``fcfg`` the two float options.
+Its ``cfg`` holds the rule option, the scoring and the repetition limit as integers (``C_*``);
+the options every batch env has (reward, illegal-action policy, time limit...) are the driver's.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
+from solitaire_env.common import batch_driver as D
 from solitaire_env.common.deals import GAME_SALT
 from solitaire_env.common.splitmix import below
 from solitaire_env.fortythieves import game as _game
@@ -67,22 +76,17 @@ DECK_SIZE = TOTAL_CARDS
 NONE = _ob.NONE  # dict-mode code of an empty position (52)
 
 # --- st columns
-F_STOCK_POS, F_WASTE_LEN, F_SCORE, F_MOVES, F_CHAIN, F_LONGEST, F_FOUNDED, F_ELAPSED = 0, 1, 2, 3, 4, 5, 6, 7
-F_EMPTY, F_ANY_LEGAL, F_REP_N, F_REP_EPOCH, F_REP_POS = 8, 9, 10, 11, 12
-F_CLEN = 13  # 10 column lengths
+F_STOCK_POS, F_WASTE_LEN, F_SCORE, F_MOVES, F_CHAIN, F_LONGEST, F_FOUNDED = 0, 1, 2, 3, 4, 5, 6
+F_EMPTY, F_ANY_LEGAL, F_REP_N, F_REP_EPOCH, F_REP_POS = 7, 8, 9, 10, 11
+F_CLEN = 12  # 10 column lengths
 F_FND = F_CLEN + NUM_COLUMNS  # 8 foundation counts
 NUM_FIELDS = F_FND + NUM_FOUNDATIONS
 
 # --- cfg entries
 C_RETURN, C_START, C_HAS_FLOOR, C_FLOOR = 0, 1, 2, 3
 C_TO_FOUNDATION, C_WASTE_TO_COLUMN, C_FOUNDATION_TO_COLUMN, C_COLUMN_TO_COLUMN, C_DRAW_POINTS = 4, 5, 6, 7, 8
-C_REWARD, C_ILLEGAL, C_MAX_STEPS, C_AUTORESET, C_OBS, C_MAX_REPEATS = 9, 10, 11, 12, 13, 14
-NUM_CFG = 15  # C_MAX_REPEATS: 0 = no repetition rule
-REWARD_SCORE, REWARD_WIN, REWARD_PROGRESS = 0, 1, 2
-ILLEGAL_PENALIZE, ILLEGAL_RAISE, ILLEGAL_TERMINATE = 0, 1, 2
-AUTORESET_NEXT_STEP, AUTORESET_SAME_STEP = 0, 1
-OBS_FLAT, OBS_DICT, OBS_ORACLE, OBS_ORACLE_DICT = 0, 1, 2, 3
-FC_PENALTY, FC_WIN_BONUS = 0, 1
+C_MAX_REPEATS = 9  # 0 = no repetition rule
+NUM_CFG = 10
 
 # --- illegal reason codes (index into REASON_NAMES; 0 = legal)
 REASON_NAMES = (
@@ -130,6 +134,76 @@ _ZSTART = np.uint64(_game.ZOBRIST_START)
 _SALT = GAME_SALT["FT"]
 
 
+class FortyThievesBatchState(NamedTuple):
+    """The numba state of N Forty Thieves games: row ``i`` of each array is game ``i`` (the
+    module docstring has the layout).  A same_step step saves the final state of a game in
+    another value of this type (its ``st``, ``cols``, ``waste`` and ``stock``)."""
+
+    #: ``(N, NUM_FIELDS)`` int64.
+    st: np.ndarray
+    #: ``(N, 10, MAX_COLUMN)``, ``(N, 64)``, ``(N, 64)`` int8: the columns, the waste, the stock.
+    cols: np.ndarray
+    waste: np.ndarray
+    stock: np.ndarray
+    #: ``(N, 53)`` int64: the columns topped by each card; ``(N, NUM_SOURCES)`` int64: each source's legal destinations.
+    topped: np.ndarray
+    srcbits: np.ndarray
+    #: ``(N,)`` uint64: the position hashes.
+    zh: np.ndarray
+    #: ``(N, capacity)`` uint64, int32, int64: the repetition tables.
+    rep_keys: np.ndarray
+    rep_counts: np.ndarray
+    rep_epochs: np.ndarray
+    #: ``(104,)`` int8 and ``(1,)`` uint64 scratch: a deal and its generator.
+    deck: np.ndarray
+    rng: np.ndarray
+    #: ``(NUM_CFG,)`` int64: the rule option, the scoring, the repetition limit.
+    cfg: np.ndarray
+
+
+def new_state(num_envs: int, cfg: np.ndarray, capacity: int) -> FortyThievesBatchState:
+    """The state arrays of ``num_envs`` games (not dealt yet), with repetition tables of ``capacity``."""
+    n = num_envs
+    return FortyThievesBatchState(
+        st=np.zeros((n, NUM_FIELDS), dtype=np.int64), cols=np.full((n, NUM_COLUMNS, MAX_COLUMN), -1, dtype=np.int8),
+        waste=np.full((n, STOCK_SIZE), -1, dtype=np.int8), stock=np.full((n, STOCK_SIZE), -1, dtype=np.int8),
+        topped=np.zeros((n, 53), dtype=np.int64), srcbits=np.zeros((n, NUM_SOURCES), dtype=np.int64),
+        zh=np.zeros(n, dtype=np.uint64), rep_keys=np.zeros((n, capacity), dtype=np.uint64),
+        rep_counts=np.zeros((n, capacity), dtype=np.int32), rep_epochs=np.zeros((n, capacity), dtype=np.int64),
+        deck=np.zeros(DECK_SIZE, dtype=np.int8), rng=np.zeros(1, dtype=np.uint64), cfg=cfg,
+    )  # fmt: skip
+
+
+def new_final(state: FortyThievesBatchState, rows: int) -> FortyThievesBatchState:
+    """The final state of ``rows`` games that a same_step step saves (:func:`save_final`)."""
+    return state._replace(
+        st=np.zeros((rows, NUM_FIELDS), dtype=np.int64), cols=np.zeros((rows, NUM_COLUMNS, MAX_COLUMN), dtype=np.int8),
+        waste=np.zeros((rows, STOCK_SIZE), dtype=np.int8), stock=np.zeros((rows, STOCK_SIZE), dtype=np.int8),
+    )  # fmt: skip
+
+
+def grown(state: FortyThievesBatchState) -> FortyThievesBatchState:
+    """``state`` with empty repetition tables of twice the capacity (:func:`rehash` fills them)."""
+    n, cap = state.rep_keys.shape[0], 2 * state.rep_keys.shape[1]
+    return state._replace(
+        rep_keys=np.zeros((n, cap), dtype=np.uint64),
+        rep_counts=np.zeros((n, cap), dtype=np.int32),
+        rep_epochs=np.zeros((n, cap), dtype=np.int64),
+    )
+
+
+class FortyThievesDictObs(NamedTuple):
+    """The dict observation's arrays of N games (:func:`encode_dict`), named as its keys."""
+
+    columns: np.ndarray
+    waste: np.ndarray
+    foundations: np.ndarray
+    unseen: np.ndarray
+    counts: np.ndarray
+    #: written in the oracle_dict mode only
+    stock: np.ndarray
+
+
 # --------------------------------------------------------------------------- deals
 
 
@@ -159,16 +233,9 @@ def _put(obs: np.ndarray, i: int, at: int, card: int, value: float) -> None:
 
 
 @njit(cache=True)
-def encode_flat(
-    i: int,
-    st: np.ndarray,
-    cols: np.ndarray,
-    waste: np.ndarray,
-    stock: np.ndarray,
-    obs: np.ndarray,
-    oracle: bool,
-) -> None:
+def encode_flat(s: FortyThievesBatchState, i: int, obs: np.ndarray, oracle: bool) -> None:
     """The whole flat (or oracle) observation of game ``i`` into ``obs``."""
+    st, cols, waste, stock = s.st, s.cols, s.waste, s.stock
     obs[i, :] = 0.0
     for j in range(NUM_COLUMNS):
         n = st[i, F_CLEN + j]
@@ -192,59 +259,38 @@ def encode_flat(
 
 
 @njit(cache=True)
-def encode_dict(
-    rows: np.ndarray,
-    st: np.ndarray,
-    cols: np.ndarray,
-    waste: np.ndarray,
-    stock: np.ndarray,
-    d_columns: np.ndarray,
-    d_waste: np.ndarray,
-    d_foundations: np.ndarray,
-    d_unseen: np.ndarray,
-    d_counts: np.ndarray,
-    d_stock: np.ndarray,
-    oracle: bool,
-) -> None:
-    """The dict observation (FortyThievesObserver._dict) of the games in ``rows``, into their rows."""
+def encode_dict(rows: np.ndarray, s: FortyThievesBatchState, out: FortyThievesDictObs, oracle: bool) -> None:
+    """The dict observation (FortyThievesObserver._dict) of the games in ``rows``, into their rows of ``out``."""
+    st, cols, waste, stock = s.st, s.cols, s.waste, s.stock
     for i in rows:
         for j in range(NUM_COLUMNS):
             n = st[i, F_CLEN + j]
             for d in range(MAX_COLUMN):
-                d_columns[i, j, d] = cols[i, j, d] if d < n else NONE
+                out.columns[i, j, d] = cols[i, j, d] if d < n else NONE
         wlen = st[i, F_WASTE_LEN]
         for p in range(STOCK_SIZE):
-            d_waste[i, p] = waste[i, p] if p < wlen else NONE
+            out.waste[i, p] = waste[i, p] if p < wlen else NONE
         for f in range(NUM_FOUNDATIONS):
-            d_foundations[i, f] = st[i, F_FND + f]
+            out.foundations[i, f] = st[i, F_FND + f]
         for c in range(52):
-            d_unseen[i, c] = 0
+            out.unseen[i, c] = 0
         pos = st[i, F_STOCK_POS]
         for p in range(pos, STOCK_SIZE):
-            d_unseen[i, stock[i, p]] += 1
-        d_counts[i, 0] = (STOCK_SIZE - pos) / STOCK_SIZE
-        d_counts[i, 1] = wlen / STOCK_SIZE
+            out.unseen[i, stock[i, p]] += 1
+        out.counts[i, 0] = (STOCK_SIZE - pos) / STOCK_SIZE
+        out.counts[i, 1] = wlen / STOCK_SIZE
         if oracle:
             for p in range(STOCK_SIZE):
-                d_stock[i, p] = stock[i, p] if p >= pos else NONE
+                out.stock[i, p] = stock[i, p] if p >= pos else NONE
 
 
 # --------------------------------------------------------------------------- game
 
 
 @njit(cache=True)
-def start_game(
-    i: int,
-    deck: np.ndarray,
-    st: np.ndarray,
-    cols: np.ndarray,
-    waste: np.ndarray,
-    stock: np.ndarray,
-    topped: np.ndarray,
-    zh: np.ndarray,
-    cfg: np.ndarray,
-) -> None:
+def start_game(s: FortyThievesBatchState, i: int, deck: np.ndarray) -> None:
     """Game ``i`` from ``deck`` (104 cards: the 10 columns bottom to top, then the stock)."""
+    st, cols, topped = s.st, s.cols, s.topped
     for c in range(53):
         topped[i, c] = 0
     z = _ZSTART
@@ -258,19 +304,18 @@ def start_game(
         st[i, F_CLEN + j] = 4
         topped[i, deck[4 * j + 3]] |= 1 << j
     for p in range(STOCK_SIZE):
-        stock[i, p] = deck[4 * NUM_COLUMNS + p]
-        waste[i, p] = -1
+        s.stock[i, p] = deck[4 * NUM_COLUMNS + p]
+        s.waste[i, p] = -1
     for f in range(NUM_FOUNDATIONS):
         st[i, F_FND + f] = 0
-    zh[i] = z
+    s.zh[i] = z
     st[i, F_STOCK_POS] = 0
     st[i, F_WASTE_LEN] = 0
-    st[i, F_SCORE] = cfg[C_START]
+    st[i, F_SCORE] = s.cfg[C_START]
     st[i, F_MOVES] = 0
     st[i, F_CHAIN] = 0
     st[i, F_LONGEST] = 0
     st[i, F_FOUNDED] = 0
-    st[i, F_ELAPSED] = 0
     st[i, F_EMPTY] = 0
 
 
@@ -295,25 +340,23 @@ def _foundation_for(i: int, card: int, st: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def refresh_mask(
-    i: int, st: np.ndarray, cols: np.ndarray, waste: np.ndarray, topped: np.ndarray, srcbits: np.ndarray,
-    mask: np.ndarray, cfg: np.ndarray,
-) -> bool:  # fmt: skip
+def refresh_mask(s: FortyThievesBatchState, mask: np.ndarray, i: int) -> bool:
     """Recompute game ``i``'s legal moves, write the mask entries that changed; True if any is legal."""
+    st, srcbits = s.st, s.srcbits
     playing = st[i, F_FOUNDED] != TOTAL_CARDS  # a won game offers nothing
     empty = st[i, F_EMPTY]
     any_legal = 0
-    for s in range(NUM_SOURCES):
+    for src in range(NUM_SOURCES):
         d = 0
-        if playing and (s < FIRST_FOUNDATION_SRC or cfg[C_RETURN]):
-            c = _source_card(i, s, st, cols, waste)
+        if playing and (src < FIRST_FOUNDATION_SRC or s.cfg[C_RETURN]):
+            c = _source_card(i, src, st, s.cols, s.waste)
             if c >= 0:
-                d = source_dests(s, c, empty, topped[i, PARENT_ARRAY[c]], st[i, F_FND : F_FND + NUM_FOUNDATIONS])
+                d = source_dests(src, c, empty, s.topped[i, PARENT_ARRAY[c]], st[i, F_FND : F_FND + NUM_FOUNDATIONS])
         any_legal |= d
-        diff = srcbits[i, s] ^ d
+        diff = srcbits[i, src] ^ d
         if diff:
-            srcbits[i, s] = d
-            base = NUM_DESTS * s
+            srcbits[i, src] = d
+            base = NUM_DESTS * src
             while diff:
                 b = _LOW_BIT[diff]
                 mask[i, base + b] = (d >> b) & 1
@@ -326,31 +369,29 @@ def refresh_mask(
 
 
 @njit(cache=True)
-def write_mask(
-    i: int, st: np.ndarray, cols: np.ndarray, waste: np.ndarray, topped: np.ndarray, srcbits: np.ndarray,
-    mask: np.ndarray, cfg: np.ndarray,
-) -> bool:  # fmt: skip
+def write_mask(s: FortyThievesBatchState, mask: np.ndarray, i: int) -> bool:
     """Game ``i``'s whole mask row (a new game)."""
     for a in range(NUM_ACTIONS):
         mask[i, a] = 0
-    for s in range(NUM_SOURCES):
-        srcbits[i, s] = 0
-    return refresh_mask(i, st, cols, waste, topped, srcbits, mask, cfg)
+    for src in range(NUM_SOURCES):
+        s.srcbits[i, src] = 0
+    return refresh_mask(s, mask, i)
 
 
 @njit(cache=True)
-def reason_of(i: int, a: int, st: np.ndarray, cols: np.ndarray, waste: np.ndarray, cfg: np.ndarray) -> int:
+def reason_of(s: FortyThievesBatchState, i: int, a: int) -> int:
     """FortyThievesGame.illegal_reason of an action known to be illegal (game_over when the rules
     would allow it but the game offers it not)."""
+    st = s.st
     if st[i, F_FOUNDED] == TOTAL_CARDS:
         return R_GAME_OVER
     if a == DRAW:
         return R_STOCK_EMPTY if st[i, F_STOCK_POS] >= STOCK_SIZE else R_GAME_OVER
     src = a // NUM_DESTS
     dst = a % NUM_DESTS
-    if src >= FIRST_FOUNDATION_SRC and not cfg[C_RETURN]:
+    if src >= FIRST_FOUNDATION_SRC and not s.cfg[C_RETURN]:
         return R_RETURN_NOT_ALLOWED
-    card = _source_card(i, src, st, cols, waste)
+    card = _source_card(i, src, st, s.cols, s.waste)
     if card < 0:
         return R_NOTHING_TO_MOVE
     if dst == FOUNDATION_DST:
@@ -360,7 +401,7 @@ def reason_of(i: int, a: int, st: np.ndarray, cols: np.ndarray, waste: np.ndarra
     if dst == src:
         return R_SAME_PLACE
     n = st[i, F_CLEN + dst]
-    refusal = column_refusal(card, cols[i, dst, n - 1] if n else -1)
+    refusal = column_refusal(card, s.cols[i, dst, n - 1] if n else -1)
     return refusal if refusal else R_GAME_OVER
 
 
@@ -378,23 +419,13 @@ def _retop_column(i: int, j: int, old: int, new: int, st: np.ndarray, topped: np
 
 
 @njit(cache=True, inline="always")
-def _play(
-    i: int,
-    a: int,
-    st: np.ndarray,
-    cols: np.ndarray,
-    waste: np.ndarray,
-    stock: np.ndarray,
-    topped: np.ndarray,
-    zh: np.ndarray,
-    cfg: np.ndarray,
-    obs: np.ndarray,
-    flat: bool,
-    oracle: bool,
-) -> None:
-    """Play the legal action ``a`` in game ``i`` (and update its flat observation if ``flat``)."""
+def _play(s: FortyThievesBatchState, obs: np.ndarray, i: int, a: int, flat: bool, oracle: bool) -> int:
+    """Play the legal action ``a`` in game ``i`` (and update its flat observation if ``flat``);
+    returns the change of the founded cards (-1, 0 or 1)."""
+    st, cols, waste, stock, topped, cfg = s.st, s.cols, s.waste, s.stock, s.topped, s.cfg
     st[i, F_MOVES] += 1
-    z = zh[i]
+    old_founded = st[i, F_FOUNDED]
+    z = s.zh[i]
     if a == DRAW:
         p = st[i, F_STOCK_POS]
         card = np.int64(stock[i, p])
@@ -478,23 +509,23 @@ def _play(
         st[i, F_CHAIN] = chain
         if chain > st[i, F_LONGEST]:
             st[i, F_LONGEST] = chain
-    zh[i] = z
+    s.zh[i] = z
     score = st[i, F_SCORE] + points
     if cfg[C_HAS_FLOOR] and score < cfg[C_FLOOR]:
         score = cfg[C_FLOOR]
     st[i, F_SCORE] = score
+    return st[i, F_FOUNDED] - old_founded
 
 
 # --------------------------------------------------------------------------- repetition rule
 
 
 @njit(cache=True, inline="always")
-def _count_position(
-    i: int, st: np.ndarray, zh: np.ndarray, rep_keys: np.ndarray, rep_counts: np.ndarray, rep_epochs: np.ndarray
-) -> int:
+def _count_position(s: FortyThievesBatchState, i: int) -> int:
     """Count game ``i``'s position once more in its table; returns how often it has occurred."""
-    key = zh[i]
-    epoch = st[i, F_REP_EPOCH]
+    rep_keys, rep_counts, rep_epochs = s.rep_keys, s.rep_counts, s.rep_epochs
+    key = s.zh[i]
+    epoch = s.st[i, F_REP_EPOCH]
     cap_mask = rep_keys.shape[1] - 1
     k = np.int64(key & np.uint64(cap_mask))
     while rep_epochs[i, k] == epoch:
@@ -505,7 +536,7 @@ def _count_position(
     rep_epochs[i, k] = epoch
     rep_keys[i, k] = key
     rep_counts[i, k] = 1
-    st[i, F_REP_N] += 1
+    s.st[i, F_REP_N] += 1
     return 1
 
 
@@ -517,242 +548,106 @@ def _clear_positions(i: int, st: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def rehash(
-    st: np.ndarray,
-    old_keys: np.ndarray,
-    old_counts: np.ndarray,
-    old_epochs: np.ndarray,
-    new_keys: np.ndarray,
-    new_counts: np.ndarray,
-    new_epochs: np.ndarray,
-) -> None:
-    """Move every live entry of the repetition tables into larger ones."""
-    cap_mask = new_keys.shape[1] - 1
+def rehash(old: FortyThievesBatchState, new: FortyThievesBatchState) -> None:
+    """Move every live entry of ``old``'s repetition tables into ``new``'s (larger, empty ones)."""
+    st = old.st
+    cap_mask = new.rep_keys.shape[1] - 1
     for i in range(st.shape[0]):
         epoch = st[i, F_REP_EPOCH]
-        for k in range(old_keys.shape[1]):
-            if old_epochs[i, k] == epoch:
-                key = old_keys[i, k]
+        for k in range(old.rep_keys.shape[1]):
+            if old.rep_epochs[i, k] == epoch:
+                key = old.rep_keys[i, k]
                 m = np.int64(key & np.uint64(cap_mask))
-                while new_epochs[i, m] == epoch:
+                while new.rep_epochs[i, m] == epoch:
                     m = (m + 1) & cap_mask
-                new_epochs[i, m] = epoch
-                new_keys[i, m] = key
-                new_counts[i, m] = old_counts[i, k]
+                new.rep_epochs[i, m] = epoch
+                new.rep_keys[i, m] = key
+                new.rep_counts[i, m] = old.rep_counts[i, k]
 
 
-# --------------------------------------------------------------------------- reset and step
+# --------------------------------------------------------------------------- the driver's hooks
 
 
 @njit(cache=True)
-def begin(
-    i: int,
-    st: np.ndarray,
-    cols: np.ndarray,
-    waste: np.ndarray,
-    stock: np.ndarray,
-    topped: np.ndarray,
-    srcbits: np.ndarray,
-    zh: np.ndarray,
-    rep_keys: np.ndarray,
-    rep_counts: np.ndarray,
-    rep_epochs: np.ndarray,
-    cfg: np.ndarray,
-    obs: np.ndarray,
-    mask: np.ndarray,
-    flat: bool,
-    oracle: bool,
-) -> None:
+def deal_row(s: FortyThievesBatchState, i: int, seed: int) -> None:
+    """Deal game ``i`` from a deal seed."""
+    deal_from_seed(seed, s.deck, s.rng)
+    start_game(s, i, s.deck)
+
+
+@njit(cache=True)
+def start_row(s: FortyThievesBatchState, io: D.BatchIO, i: int, flat: bool, oracle: bool) -> None:
     """The observation (flat modes), mask and repetition table of game ``i`` just dealt."""
     if flat:
-        encode_flat(i, st, cols, waste, stock, obs, oracle)
-    write_mask(i, st, cols, waste, topped, srcbits, mask, cfg)
-    if cfg[C_MAX_REPEATS]:
-        _clear_positions(i, st)
-        _count_position(i, st, zh, rep_keys, rep_counts, rep_epochs)
+        encode_flat(s, i, io.obs, oracle)
+    write_mask(s, io.mask, i)
+    if s.cfg[C_MAX_REPEATS]:
+        _clear_positions(i, s.st)
+        _count_position(s, i)
+
+
+@njit(cache=True, inline="always")
+def play_row(s: FortyThievesBatchState, io: D.BatchIO, i: int, a: int, flat: bool, oracle: bool) -> int:
+    """Play the legal action ``a`` in game ``i``; the change of the founded cards."""
+    return _play(s, io.obs, i, a, flat, oracle)
+
+
+@njit(cache=True, inline="always")
+def after_play(s: FortyThievesBatchState, io: D.BatchIO, i: int) -> bool:
+    """The mask of game ``i`` after a move, and the repetition rule; whether any action is legal.
+
+    The rule cuts the episode (``io.cut[i]``) when the position occurs for the ``max_repeats``-th
+    time since the last draw, and raises ``FLAG_GAME`` when the table is half full (the env
+    grows the tables before the next step)."""
+    legal = refresh_mask(s, io.mask, i)
+    max_repeats = s.cfg[C_MAX_REPEATS]
+    if legal and max_repeats:
+        st = s.st
+        if st[i, F_STOCK_POS] != st[i, F_REP_POS]:
+            # the stock position never goes back: older positions cannot recur
+            _clear_positions(i, st)
+        if _count_position(s, i) >= max_repeats:
+            io.cut[i] = True
+        if st[i, F_REP_N] >= s.rep_keys.shape[1] // 2:
+            io.flags[D.FLAG_GAME] = True
+    return legal
+
+
+@njit(cache=True, inline="always")
+def score(s: FortyThievesBatchState, i: int) -> int:
+    return s.st[i, F_SCORE]
+
+
+@njit(cache=True, inline="always")
+def won(s: FortyThievesBatchState, i: int) -> bool:
+    return s.st[i, F_FOUNDED] == TOTAL_CARDS
 
 
 @njit(cache=True)
-def deal_seed(
-    i: int,
-    seed: int,
-    st: np.ndarray,
-    cols: np.ndarray,
-    waste: np.ndarray,
-    stock: np.ndarray,
-    topped: np.ndarray,
-    zh: np.ndarray,
-    cfg: np.ndarray,
-    deck: np.ndarray,
-    rng: np.ndarray,
-) -> None:
-    """Deal game ``i`` from a seed (``deck`` and ``rng`` are scratch arrays)."""
-    deal_from_seed(seed, deck, rng)
-    start_game(i, deck, st, cols, waste, stock, topped, zh, cfg)
+def illegal_reason(s: FortyThievesBatchState, io: D.BatchIO, i: int, a: int) -> int:
+    return reason_of(s, i, a)
+
+
+@njit(cache=True, inline="always")
+def stuck(s: FortyThievesBatchState, io: D.BatchIO, i: int) -> bool:
+    """No move was legal after the last one."""
+    return not s.st[i, F_ANY_LEGAL]
 
 
 @njit(cache=True)
-def start_all(
-    st: np.ndarray,
-    cols: np.ndarray,
-    waste: np.ndarray,
-    stock: np.ndarray,
-    topped: np.ndarray,
-    srcbits: np.ndarray,
-    zh: np.ndarray,
-    rep_keys: np.ndarray,
-    rep_counts: np.ndarray,
-    rep_epochs: np.ndarray,
-    cfg: np.ndarray,
-    obs: np.ndarray,
-    mask: np.ndarray,
-    flat: bool,
-    oracle: bool,
-) -> None:
-    """:func:`begin` every game just dealt."""
-    for i in range(st.shape[0]):
-        begin(i, st, cols, waste, stock, topped, srcbits, zh, rep_keys, rep_counts, rep_epochs, cfg, obs, mask,
-              flat, oracle)  # fmt: skip
+def save_final(s: FortyThievesBatchState, final: FortyThievesBatchState, i: int) -> None:
+    """Game ``i``'s state into row ``i`` of ``final``."""
+    for j in range(NUM_COLUMNS):
+        for d in range(MAX_COLUMN):
+            final.cols[i, j, d] = s.cols[i, j, d]
+    for p in range(STOCK_SIZE):
+        final.waste[i, p] = s.waste[i, p]
+        final.stock[i, p] = s.stock[i, p]
+    for f in range(NUM_FIELDS):
+        final.st[i, f] = s.st[i, f]
 
 
-@njit(cache=True)
-def step_all(
-    actions: np.ndarray,
-    st: np.ndarray,
-    cols: np.ndarray,
-    waste: np.ndarray,
-    stock: np.ndarray,
-    topped: np.ndarray,
-    srcbits: np.ndarray,
-    zh: np.ndarray,
-    rep_keys: np.ndarray,
-    rep_counts: np.ndarray,
-    rep_epochs: np.ndarray,
-    cfg: np.ndarray,
-    fcfg: np.ndarray,
-    obs: np.ndarray,
-    mask: np.ndarray,
-    rewards: np.ndarray,
-    terminated: np.ndarray,
-    truncated: np.ndarray,
-    reasons: np.ndarray,
-    cut: np.ndarray,
-    autoreset: np.ndarray,
-    did_reset: np.ndarray,
-    seeds: np.ndarray,
-    seed_pos: np.ndarray,
-    final_obs: np.ndarray,
-    final_st: np.ndarray,
-    final_cols: np.ndarray,
-    final_waste: np.ndarray,
-    final_stock: np.ndarray,
-    final_mask: np.ndarray,
-    final_reasons: np.ndarray,
-    final_cut: np.ndarray,
-    deck: np.ndarray,
-    rng: np.ndarray,
-    reset_rows: np.ndarray,
-    flags: np.ndarray,
-) -> int:
-    """One step of every game; returns how many games were reset (listed in ``reset_rows``),
-    or ``-(i + 1)`` without changing anything if action ``i`` is outside 0..209.
-
-    ``flags[0]`` is set when a game has used the last of its drawn-ahead deal seeds,
-    ``flags[1]`` when a repetition table is half full (the caller grows them before the next step).
-    ``cut[i]``: the episode was truncated by the repetition rule.
-
-    ``autoreset_mode`` next_step: a game that ended at the previous step is reset now and its
-    action ignored (reward 0).  same_step: a game that ends now is reset at once, and its last
-    observation, state, mask and reasons are saved in ``final_*`` first.
-    """
-    n = st.shape[0]
-    mode = cfg[C_OBS]
-    flat = mode % 2 == 0  # OBS_FLAT (0) or OBS_ORACLE (2)
-    oracle = mode == OBS_ORACLE
-    same_step = cfg[C_AUTORESET] == AUTORESET_SAME_STEP
-    penalty = fcfg[FC_PENALTY]
-    max_repeats = cfg[C_MAX_REPEATS]
-    max_steps = cfg[C_MAX_STEPS]
-    reward_mode = cfg[C_REWARD]
-    half = rep_keys.shape[1] // 2
-    for i in range(n):
-        if actions[i] < 0 or actions[i] >= NUM_ACTIONS:
-            return -(i + 1)
-    resets = 0
-    block = seeds.shape[1]
-    for i in range(n):
-        did_reset[i] = False
-        reasons[i] = 0
-        cut[i] = False
-        if autoreset[i]:  # next_step mode: the game ended at the last step
-            deal_seed(i, seeds[i, seed_pos[i]], st, cols, waste, stock, topped, zh, cfg, deck, rng)
-            seed_pos[i] += 1
-            if seed_pos[i] == block:
-                flags[0] = True
-            begin(i, st, cols, waste, stock, topped, srcbits, zh, rep_keys, rep_counts, rep_epochs, cfg, obs, mask,
-                  flat, oracle)  # fmt: skip
-            reset_rows[resets] = i
-            rewards[i] = 0.0
-            terminated[i] = False
-            truncated[i] = False
-            autoreset[i] = False
-            did_reset[i] = True
-            resets += 1
-            continue
-        a = actions[i]
-        st[i, F_ELAPSED] += 1
-        if mask[i, a]:
-            old_score = st[i, F_SCORE]
-            old_founded = st[i, F_FOUNDED]
-            _play(i, a, st, cols, waste, stock, topped, zh, cfg, obs, flat, oracle)
-            legal = refresh_mask(i, st, cols, waste, topped, srcbits, mask, cfg)
-            won = st[i, F_FOUNDED] == TOTAL_CARDS
-            if reward_mode == REWARD_SCORE:
-                rewards[i] = st[i, F_SCORE] - old_score
-            elif reward_mode == REWARD_WIN:
-                rewards[i] = 1.0 if won else 0.0
-            else:
-                rewards[i] = (st[i, F_FOUNDED] - old_founded) + (fcfg[FC_WIN_BONUS] if won else 0.0)
-            terminated[i] = not legal
-            if legal and max_repeats:
-                if st[i, F_STOCK_POS] != st[i, F_REP_POS]:
-                    # the stock position never goes back: older positions cannot recur
-                    _clear_positions(i, st)
-                if _count_position(i, st, zh, rep_keys, rep_counts, rep_epochs) >= max_repeats:
-                    cut[i] = True
-                if st[i, F_REP_N] >= half:
-                    flags[1] = True
-        else:
-            reasons[i] = reason_of(i, a, st, cols, waste, cfg)
-            rewards[i] = penalty
-            terminated[i] = cfg[C_ILLEGAL] == ILLEGAL_TERMINATE or not st[i, F_ANY_LEGAL]
-        truncated[i] = cut[i] or st[i, F_ELAPSED] >= max_steps
-        if terminated[i] or truncated[i]:
-            if same_step:
-                if flat:
-                    for k in range(obs.shape[1]):
-                        final_obs[i, k] = obs[i, k]
-                for j in range(NUM_COLUMNS):
-                    for d in range(MAX_COLUMN):
-                        final_cols[i, j, d] = cols[i, j, d]
-                for p in range(STOCK_SIZE):
-                    final_waste[i, p] = waste[i, p]
-                    final_stock[i, p] = stock[i, p]
-                for f in range(NUM_FIELDS):
-                    final_st[i, f] = st[i, f]
-                for k in range(NUM_ACTIONS):
-                    final_mask[i, k] = mask[i, k]
-                final_reasons[i] = reasons[i]
-                final_cut[i] = cut[i]
-                deal_seed(i, seeds[i, seed_pos[i]], st, cols, waste, stock, topped, zh, cfg, deck, rng)
-                seed_pos[i] += 1
-                if seed_pos[i] == block:
-                    flags[0] = True
-                begin(i, st, cols, waste, stock, topped, srcbits, zh, rep_keys, rep_counts, rep_epochs, cfg, obs,
-                      mask, flat, oracle)  # fmt: skip
-                reset_rows[resets] = i
-                did_reset[i] = True
-                resets += 1
-            else:
-                autoreset[i] = True
-    return resets
+D.plug_in(
+    FortyThievesBatchState, deal_row=deal_row, start_row=start_row, play_row=play_row, after_play=after_play,
+    score=score, won=won, illegal_reason=illegal_reason, stuck=stuck, save_final=save_final,
+)  # fmt: skip

@@ -1,0 +1,313 @@
+"""The batch step of every batch env, written once: N games in arrays, stepped in one numba call.
+
+:func:`step_all` is the loop that both batch envs run each step: it checks the actions, resets
+the games that ended at the previous step (``autoreset_mode="next_step"``), plays every other
+game's action or charges its illegal-action penalty, computes the rewards, terminations and
+the time limit, and in ``same_step`` mode saves the final state of each game that ended and
+deals its next game at once.  It counts the resets and raises the flags the Python side reads.
+
+What is the game's comes in through the hooks below: pure-Python stubs that a game fills in
+for its own state type (a ``typing.NamedTuple`` of arrays, row ``i`` of each being game
+``i``) with :func:`plug_in`, which makes each of the game's functions a
+``numba.extending.overload`` of its stub answering for that type only (``getattr(state,
+"instance_class", None)``).  Each game's ``batch_kernels.py`` plugs its hooks in when it is
+imported, which its ``batch.py`` does before any step: the driver compiles once per state
+type, and numba caches it like any kernel.  The hooks, each called with the game's state and
+game ``i``:
+
+- :func:`deal_row`: deal game ``i`` from a deal seed;
+- :func:`start_row`: its observation (flat modes), mask and the game's own bookkeeping, for
+  a game just dealt;
+- :func:`play_row`: play a legal action (and update the flat observation); returns the cards
+  the move gained for the ``progress`` reward;
+- :func:`after_play`: rewrite the mask after a move; returns whether any action is legal.  A
+  rule of the game that truncates an episode sets ``io.cut[i]`` here (Forty Thieves: the
+  repetition rule), and ``io.flags[FLAG_GAME]`` is the game's own flag;
+- :func:`score`, :func:`won`: the game's score and whether it is won;
+- :func:`illegal_reason`: the reason code of an illegal action (0 is legal);
+- :func:`stuck`: after an illegal action, whether the game has no legal action left;
+- :func:`save_final`: copy game ``i``'s state into the final state of a same_step reset
+  (another value of the same state type).
+
+The rest is shared and lives in :class:`BatchIO`: the step's outputs, the autoreset and seed
+bookkeeping, the observation and mask buffers, the final observation, mask, reason and cut of a
+same_step reset, the flags, and the options every batch env has (``cfg``: reward, illegal
+policy, time limit, autoreset mode, observation mode; ``fcfg``: the penalty and the win bonus).
+
+numba keys each cache entry on the file of the function it compiles: a cached :func:`step_all`
+holds the hooks as they were when it compiled, so after a change to a game's hooks its entry
+in this module's cache is stale until this file changes too (a fresh clone compiles anew).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit, typeof
+from numba.extending import overload
+
+# --- cfg entries (BatchIO.cfg)
+C_REWARD, C_ILLEGAL, C_MAX_STEPS, C_AUTORESET, C_OBS = 0, 1, 2, 3, 4
+NUM_CFG = 5
+REWARD_SCORE, REWARD_WIN, REWARD_PROGRESS = 0, 1, 2
+ILLEGAL_PENALIZE, ILLEGAL_RAISE, ILLEGAL_TERMINATE = 0, 1, 2
+AUTORESET_NEXT_STEP, AUTORESET_SAME_STEP = 0, 1
+OBS_FLAT, OBS_DICT, OBS_ORACLE, OBS_ORACLE_DICT = 0, 1, 2, 3
+# --- fcfg entries
+FC_PENALTY, FC_WIN_BONUS = 0, 1
+# --- flags: a game used the last of its drawn-ahead deal seeds; an action was illegal; the game's own
+FLAG_SEEDS_USED, FLAG_ILLEGAL, FLAG_GAME = 0, 1, 2
+NUM_FLAGS = 3
+
+
+class BatchIO(NamedTuple):
+    """The arrays of a batch step that are the same for every game; row ``i`` is env ``i``.
+
+    The ``final_*`` arrays have one row per env in same_step mode (one row otherwise: unused).
+    """
+
+    #: ``(N,)`` float64: the step's rewards.
+    rewards: np.ndarray
+    #: ``(N,)`` bool: the step's terminations and truncations.
+    terminated: np.ndarray
+    truncated: np.ndarray
+    #: ``(N,)`` bool: truncated by a rule of the game (Forty Thieves: the repetition rule).
+    cut: np.ndarray
+    #: ``(N,)`` int64: the illegal-action reason code of the step (0: the action was legal).
+    reasons: np.ndarray
+    #: ``(N,)`` bool: the episode ended at the last step (next_step mode: reset at this one).
+    autoreset: np.ndarray
+    #: ``(N,)`` bool: the env was reset in this step; ``reset_rows[:resets]`` lists them in order.
+    did_reset: np.ndarray
+    reset_rows: np.ndarray
+    #: ``(N,)`` int64: the steps of the episode so far (the time limit's count).
+    elapsed: np.ndarray
+    #: ``(N, block)`` int64: the random deal seeds drawn ahead; ``seed_pos[i]``: the next to deal.
+    seeds: np.ndarray
+    seed_pos: np.ndarray
+    #: ``(N, width)`` float32: the flat observations (one column in the dict modes).
+    obs: np.ndarray
+    #: ``(N, num_actions)`` int8: the action masks.
+    mask: np.ndarray
+    #: The last observation, mask, reason code and cut of the envs a same_step step reset.
+    final_obs: np.ndarray
+    final_mask: np.ndarray
+    final_reasons: np.ndarray
+    final_cut: np.ndarray
+    #: ``(NUM_FLAGS,)`` bool: the ``FLAG_*`` flags, set by the kernels, cleared by the Python side.
+    flags: np.ndarray
+    #: ``(NUM_CFG,)`` int64 and ``(2,)`` float64: the shared options (``C_*``, ``FC_*``).
+    cfg: np.ndarray
+    fcfg: np.ndarray
+
+
+def new_io(num_envs: int, seed_block: int, obs_width: int, num_actions: int, same_step: bool) -> BatchIO:
+    """The zeroed :class:`BatchIO` of ``num_envs`` envs (``cfg`` and ``fcfg`` left 0)."""
+    n = num_envs
+    m = n if same_step else 1  # the final_* arrays serve same_step mode only
+    return BatchIO(
+        rewards=np.zeros(n, dtype=np.float64), terminated=np.zeros(n, dtype=np.bool_),
+        truncated=np.zeros(n, dtype=np.bool_), cut=np.zeros(n, dtype=np.bool_), reasons=np.zeros(n, dtype=np.int64),
+        autoreset=np.zeros(n, dtype=np.bool_), did_reset=np.zeros(n, dtype=np.bool_),
+        reset_rows=np.zeros(n, dtype=np.int64), elapsed=np.zeros(n, dtype=np.int64),
+        seeds=np.zeros((n, seed_block), dtype=np.int64), seed_pos=np.full(n, seed_block, dtype=np.int64),
+        obs=np.zeros((n, obs_width), dtype=np.float32), mask=np.zeros((n, num_actions), dtype=np.int8),
+        final_obs=np.zeros((m, obs_width), dtype=np.float32), final_mask=np.zeros((m, num_actions), dtype=np.int8),
+        final_reasons=np.zeros(m, dtype=np.int64), final_cut=np.zeros(m, dtype=np.bool_),
+        flags=np.zeros(NUM_FLAGS, dtype=np.bool_), cfg=np.zeros(NUM_CFG, dtype=np.int64),
+        fcfg=np.zeros(2, dtype=np.float64),
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- the game's hooks
+
+
+def deal_row(state: Any, i: int, seed: int) -> None:
+    """Deal game ``i`` from the deal seed ``seed`` (the game's own deal stream)."""
+    raise NotImplementedError
+
+
+def start_row(state: Any, io: BatchIO, i: int, flat: bool, oracle: bool) -> None:
+    """The observation (flat modes), mask and the game's bookkeeping of game ``i`` just dealt."""
+    raise NotImplementedError
+
+
+def play_row(state: Any, io: BatchIO, i: int, a: int, flat: bool, oracle: bool) -> int:
+    """Play the legal action ``a`` in game ``i``; returns the cards it gained (the progress reward)."""
+    raise NotImplementedError
+
+
+def after_play(state: Any, io: BatchIO, i: int) -> bool:
+    """Rewrite game ``i``'s mask after a move; whether any action is legal (may set ``io.cut[i]``)."""
+    raise NotImplementedError
+
+
+def score(state: Any, i: int) -> int:
+    """Game ``i``'s score."""
+    raise NotImplementedError
+
+
+def won(state: Any, i: int) -> bool:
+    """Whether game ``i`` is won."""
+    raise NotImplementedError
+
+
+def illegal_reason(state: Any, io: BatchIO, i: int, a: int) -> int:
+    """The reason code of the illegal action ``a`` in game ``i``."""
+    raise NotImplementedError
+
+
+def stuck(state: Any, io: BatchIO, i: int) -> bool:
+    """After an illegal action in game ``i`` (``io.reasons[i]`` set): whether no action is legal."""
+    raise NotImplementedError
+
+
+def save_final(state: Any, final: Any, i: int) -> None:
+    """Copy game ``i`` of ``state`` into row ``i`` of ``final`` (same type) before its reset."""
+    raise NotImplementedError
+
+
+#: The hooks a game plugs in, by name.
+HOOKS = {
+    f.__name__: f for f in (deal_row, start_row, play_row, after_play, score, won, illegal_reason, stuck, save_final)
+}
+
+
+def plug_in(state_class: type, **hooks: Any) -> None:
+    """Make the game's numba functions ``hooks`` (one per name of :data:`HOOKS`, each taking
+    the stub's parameters) the driver's hooks for a state of type ``state_class``.
+
+    Each becomes a ``numba.extending.overload`` of its stub that answers only for that type
+    (the game's function is compiled anew for the driver)."""
+    if set(hooks) != set(HOOKS):
+        raise TypeError(f"plug_in wants the hooks {sorted(HOOKS)}, got {sorted(hooks)}")
+    for name, function in hooks.items():
+        _overload(HOOKS[name], state_class, function)
+
+
+def _overload(stub: Any, state_class: type, function: Any) -> None:
+    py_func = getattr(function, "py_func", function)
+    signature = inspect.signature(py_func)
+    if len(signature.parameters) != len(inspect.signature(stub).parameters):
+        raise TypeError(f"{py_func.__name__} must take the parameters of {stub.__name__}{inspect.signature(stub)}")
+
+    def typer(*args: Any) -> Any:
+        return py_func if getattr(args[0], "instance_class", None) is state_class else None
+
+    typer.__signature__ = signature  # type: ignore[attr-defined]  # numba checks it against py_func's
+    overload(stub)(typer)
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+@njit(cache=True)
+def start_all(state: Any, io: BatchIO) -> None:
+    """:func:`start_row` every game just dealt."""
+    mode = io.cfg[C_OBS]
+    flat = mode % 2 == 0  # OBS_FLAT (0) or OBS_ORACLE (2)
+    oracle = mode == OBS_ORACLE
+    for i in range(io.mask.shape[0]):
+        start_row(state, io, i, flat, oracle)
+
+
+@njit(cache=True, inline="always")
+def _restart(state: Any, io: BatchIO, i: int, resets: int, flat: bool, oracle: bool) -> None:
+    """Deal env ``i`` its next random deal and start it; it is the ``resets``-th reset of the step."""
+    pos = io.seed_pos[i]
+    deal_row(state, i, io.seeds[i, pos])
+    io.seed_pos[i] = pos + 1
+    if pos + 1 == io.seeds.shape[1]:
+        io.flags[FLAG_SEEDS_USED] = True
+    start_row(state, io, i, flat, oracle)
+    io.elapsed[i] = 0
+    io.reset_rows[resets] = i
+    io.did_reset[i] = True
+
+
+@njit(cache=True)
+def step_all(state: Any, final: Any, io: BatchIO, actions: np.ndarray) -> int:
+    """One step of every game; returns how many games were reset (``io.reset_rows`` lists them),
+    or ``-(i + 1)`` without changing anything if action ``i`` is outside the action space.
+
+    ``autoreset_mode`` next_step: a game that ended at the previous step is reset now and its
+    action ignored (reward 0).  same_step: a game that ends now is reset at once, and its last
+    observation, state, mask, reason and cut are saved first (``final``, ``io.final_*``).
+    """
+    n = io.rewards.shape[0]
+    cfg = io.cfg
+    mode = cfg[C_OBS]
+    flat = mode % 2 == 0  # OBS_FLAT (0) or OBS_ORACLE (2)
+    oracle = mode == OBS_ORACLE
+    same_step = cfg[C_AUTORESET] == AUTORESET_SAME_STEP
+    reward_mode = cfg[C_REWARD]
+    max_steps = cfg[C_MAX_STEPS]
+    terminate_illegal = cfg[C_ILLEGAL] == ILLEGAL_TERMINATE
+    penalty = io.fcfg[FC_PENALTY]
+    win_bonus = io.fcfg[FC_WIN_BONUS]
+    num_actions = io.mask.shape[1]
+    for i in range(n):
+        if actions[i] < 0 or actions[i] >= num_actions:
+            return -(i + 1)
+    resets = 0
+    for i in range(n):
+        io.did_reset[i] = False
+        io.reasons[i] = 0
+        io.cut[i] = False
+        if io.autoreset[i]:  # next_step mode: the game ended at the last step
+            _restart(state, io, i, resets, flat, oracle)
+            io.rewards[i] = 0.0
+            io.terminated[i] = False
+            io.truncated[i] = False
+            io.autoreset[i] = False
+            resets += 1
+            continue
+        a = actions[i]
+        elapsed = io.elapsed[i] + 1
+        io.elapsed[i] = elapsed
+        if io.mask[i, a]:
+            old_score = score(state, i)
+            progress = play_row(state, io, i, a, flat, oracle)
+            legal = after_play(state, io, i)
+            if reward_mode == REWARD_SCORE:
+                io.rewards[i] = score(state, i) - old_score
+            elif reward_mode == REWARD_WIN:
+                io.rewards[i] = 1.0 if won(state, i) else 0.0
+            else:
+                io.rewards[i] = progress + (win_bonus if won(state, i) else 0.0)
+            io.terminated[i] = not legal
+        else:
+            io.reasons[i] = illegal_reason(state, io, i, a)
+            io.flags[FLAG_ILLEGAL] = True
+            io.rewards[i] = penalty
+            io.terminated[i] = terminate_illegal or stuck(state, io, i)
+        io.truncated[i] = io.cut[i] or elapsed >= max_steps
+        if io.terminated[i] or io.truncated[i]:
+            if same_step:
+                if flat:
+                    for k in range(io.obs.shape[1]):
+                        io.final_obs[i, k] = io.obs[i, k]
+                for k in range(num_actions):
+                    io.final_mask[i, k] = io.mask[i, k]
+                io.final_reasons[i] = io.reasons[i]
+                io.final_cut[i] = io.cut[i]
+                save_final(state, final, i)
+                _restart(state, io, i, resets, flat, oracle)
+                resets += 1
+            else:
+                io.autoreset[i] = True
+    return resets
+
+
+def bind_step(state: Any, final: Any, io: BatchIO) -> Any:
+    """:func:`step_all` compiled (or loaded from the cache) for these types, as a function of
+    ``(state, final, io, actions)`` that skips numba's dispatch on each call: the argument types
+    of a batch env never change, and reading the types of some 40 arrays in named tuples costs
+    a few microseconds a call.  ``actions`` must then be a C-contiguous int64 array."""
+    actions = np.zeros(io.rewards.shape[0], dtype=np.int64)
+    compile_for = getattr(step_all, "compile", None)
+    if compile_for is None:  # numba's JIT is off: a plain function
+        return step_all
+    return compile_for(tuple(typeof(value) for value in (state, final, io, actions)))
