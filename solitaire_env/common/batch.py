@@ -254,11 +254,21 @@ class BatchEnv(VectorEnv):
             io.final_obs, io.final_mask, io.final_reasons, io.final_cut,
         )  # fmt: skip
 
-    def _set_state(self, state: Any, final: Any) -> None:
-        """The game's numba state and the final state of same_step resets (same type), and the
-        driver's step compiled for them (:func:`~solitaire_env.common.batch_driver.bind_step`)."""
-        if getattr(self, "_state", None) is None:  # the arrays' types never change after that
+    def _set_state(self, state: Any, final_fields: tuple[str, ...]) -> None:
+        """Play on the game's numba state ``state`` (new, or with arrays replaced by larger ones).
+
+        The final state of same_step resets is a value of the same type whose ``final_fields``
+        are arrays of their own (one row per env in same_step mode), the rest the live state's.
+        The first state also binds the driver's step to these types
+        (:func:`~solitaire_env.common.batch_driver.bind_step`): they never change after that."""
+        old = getattr(self, "_final_state", None)
+        if old is None:
+            rows = self._final_obs.shape[0]
+            final = state._replace(**{f: np.zeros((rows, *getattr(state, f).shape[1:]), getattr(state, f).dtype)
+                                      for f in final_fields})  # fmt: skip
             self._step_all = D.bind_step(state, final, self._io)
+        else:
+            final = state._replace(**{f: getattr(old, f) for f in final_fields})
         self._state = state
         self._final_state = final
 

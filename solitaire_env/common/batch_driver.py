@@ -18,14 +18,13 @@ game ``i``:
 - :func:`deal_row`: deal game ``i`` from a deal seed;
 - :func:`start_row`: its observation (flat modes), mask and the game's own bookkeeping, for
   a game just dealt;
-- :func:`play_row`: play a legal action (and update the flat observation); returns the cards
-  the move gained for the ``progress`` reward;
+- :func:`play_row`: play a legal action (and update the flat observation); returns the points
+  it scored, the cards it gained (the ``progress`` reward) and whether the game is won;
 - :func:`after_play`: rewrite the mask after a move; returns whether any action is legal.  A
   rule of the game that truncates an episode sets ``io.cut[i]`` here (Forty Thieves: the
   repetition rule), and ``io.flags[FLAG_GAME]`` is the game's own flag;
-- :func:`score`, :func:`won`: the game's score and whether it is won;
-- :func:`illegal_reason`: the reason code of an illegal action (0 is legal);
-- :func:`stuck`: after an illegal action, whether the game has no legal action left;
+- :func:`illegal`: the reason code of an illegal action, and whether the game has no legal
+  action left (then the illegal action ends the episode);
 - :func:`save_final`: copy game ``i``'s state into the final state of a same_step reset
   (another value of the same state type).
 
@@ -134,8 +133,9 @@ def start_row(state: Any, io: BatchIO, i: int, flat: bool, oracle: bool) -> None
     raise NotImplementedError
 
 
-def play_row(state: Any, io: BatchIO, i: int, a: int, flat: bool, oracle: bool) -> int:
-    """Play the legal action ``a`` in game ``i``; returns the cards it gained (the progress reward)."""
+def play_row(state: Any, io: BatchIO, i: int, a: int, flat: bool, oracle: bool) -> tuple[int, int, bool]:
+    """Play the legal action ``a`` in game ``i``; returns the points it scored, the cards it
+    gained (the progress reward) and whether the game is won."""
     raise NotImplementedError
 
 
@@ -144,23 +144,8 @@ def after_play(state: Any, io: BatchIO, i: int) -> bool:
     raise NotImplementedError
 
 
-def score(state: Any, i: int) -> int:
-    """Game ``i``'s score."""
-    raise NotImplementedError
-
-
-def won(state: Any, i: int) -> bool:
-    """Whether game ``i`` is won."""
-    raise NotImplementedError
-
-
-def illegal_reason(state: Any, io: BatchIO, i: int, a: int) -> int:
-    """The reason code of the illegal action ``a`` in game ``i``."""
-    raise NotImplementedError
-
-
-def stuck(state: Any, io: BatchIO, i: int) -> bool:
-    """After an illegal action in game ``i`` (``io.reasons[i]`` set): whether no action is legal."""
+def illegal(state: Any, io: BatchIO, i: int, a: int) -> tuple[int, bool]:
+    """The reason code of the illegal action ``a`` in game ``i``, and whether no action is legal."""
     raise NotImplementedError
 
 
@@ -170,9 +155,7 @@ def save_final(state: Any, final: Any, i: int) -> None:
 
 
 #: The hooks a game plugs in, by name.
-HOOKS = {
-    f.__name__: f for f in (deal_row, start_row, play_row, after_play, score, won, illegal_reason, stuck, save_final)
-}
+HOOKS = {f.__name__: f for f in (deal_row, start_row, play_row, after_play, illegal, save_final)}
 
 
 def plug_in(state_class: type, **hooks: Any) -> None:
@@ -268,21 +251,21 @@ def step_all(state: Any, final: Any, io: BatchIO, actions: np.ndarray) -> int:
         elapsed = io.elapsed[i] + 1
         io.elapsed[i] = elapsed
         if io.mask[i, a]:
-            old_score = score(state, i)
-            progress = play_row(state, io, i, a, flat, oracle)
+            points, progress, won = play_row(state, io, i, a, flat, oracle)
             legal = after_play(state, io, i)
             if reward_mode == REWARD_SCORE:
-                io.rewards[i] = score(state, i) - old_score
+                io.rewards[i] = points
             elif reward_mode == REWARD_WIN:
-                io.rewards[i] = 1.0 if won(state, i) else 0.0
+                io.rewards[i] = 1.0 if won else 0.0
             else:
-                io.rewards[i] = progress + (win_bonus if won(state, i) else 0.0)
+                io.rewards[i] = progress + (win_bonus if won else 0.0)
             io.terminated[i] = not legal
         else:
-            io.reasons[i] = illegal_reason(state, io, i, a)
+            reason, no_move = illegal(state, io, i, a)
+            io.reasons[i] = reason
             io.flags[FLAG_ILLEGAL] = True
             io.rewards[i] = penalty
-            io.terminated[i] = terminate_illegal or stuck(state, io, i)
+            io.terminated[i] = terminate_illegal or no_move
         io.truncated[i] = io.cut[i] or elapsed >= max_steps
         if io.terminated[i] or io.truncated[i]:
             if same_step:

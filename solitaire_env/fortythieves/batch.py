@@ -246,15 +246,10 @@ class FortyThievesVectorEnv(BatchEnv):
 
     def _keep_state(self, state: K.FortyThievesBatchState) -> None:
         """Play on ``state`` (new, or with grown repetition tables)."""
-        old = getattr(self, "_final_state", None)
-        if old is None:
-            final = K.new_final(state, self._final_obs.shape[0])
-        else:  # the same final arrays (the rest of a final state goes unused)
-            final = state._replace(st=old.st, cols=old.cols, waste=old.waste, stock=old.stock)
-        self._set_state(state, final)
+        self._set_state(state, K.FINAL_FIELDS)
         self._st, self._cols, self._waste, self._stock = state.st, state.cols, state.waste, state.stock
         self._zh, self._rep_keys, self._rep_counts = state.zh, state.rep_keys, state.rep_counts
-        self._final_st = final.st
+        self._final_st = self._final_state.st
 
     # ------------------------------------------------------------------ public view
 

@@ -137,7 +137,7 @@ _SALT = GAME_SALT["FT"]
 class FortyThievesBatchState(NamedTuple):
     """The numba state of N Forty Thieves games: row ``i`` of each array is game ``i`` (the
     module docstring has the layout).  A same_step step saves the final state of a game in
-    another value of this type (its ``st``, ``cols``, ``waste`` and ``stock``)."""
+    another value of this type (its :data:`FINAL_FIELDS`)."""
 
     #: ``(N, NUM_FIELDS)`` int64.
     st: np.ndarray
@@ -161,6 +161,19 @@ class FortyThievesBatchState(NamedTuple):
     cfg: np.ndarray
 
 
+#: The fields of a final state that :func:`save_final` writes (the others are the live state's).
+FINAL_FIELDS = ("st", "cols", "waste", "stock")
+
+
+@njit(cache=True)
+def save_final(s: FortyThievesBatchState, final: FortyThievesBatchState, i: int) -> None:
+    """Game ``i``'s state into row ``i`` of ``final`` (its :data:`FINAL_FIELDS`)."""
+    final.st[i] = s.st[i]
+    final.cols[i] = s.cols[i]
+    final.waste[i] = s.waste[i]
+    final.stock[i] = s.stock[i]
+
+
 def new_state(num_envs: int, cfg: np.ndarray, capacity: int) -> FortyThievesBatchState:
     """The state arrays of ``num_envs`` games (not dealt yet), with repetition tables of ``capacity``."""
     n = num_envs
@@ -171,14 +184,6 @@ def new_state(num_envs: int, cfg: np.ndarray, capacity: int) -> FortyThievesBatc
         zh=np.zeros(n, dtype=np.uint64), rep_keys=np.zeros((n, capacity), dtype=np.uint64),
         rep_counts=np.zeros((n, capacity), dtype=np.int32), rep_epochs=np.zeros((n, capacity), dtype=np.int64),
         deck=np.zeros(DECK_SIZE, dtype=np.int8), rng=np.zeros(1, dtype=np.uint64), cfg=cfg,
-    )  # fmt: skip
-
-
-def new_final(state: FortyThievesBatchState, rows: int) -> FortyThievesBatchState:
-    """The final state of ``rows`` games that a same_step step saves (:func:`save_final`)."""
-    return state._replace(
-        st=np.zeros((rows, NUM_FIELDS), dtype=np.int64), cols=np.zeros((rows, NUM_COLUMNS, MAX_COLUMN), dtype=np.int8),
-        waste=np.zeros((rows, STOCK_SIZE), dtype=np.int8), stock=np.zeros((rows, STOCK_SIZE), dtype=np.int8),
     )  # fmt: skip
 
 
@@ -587,9 +592,13 @@ def start_row(s: FortyThievesBatchState, io: D.BatchIO, i: int, flat: bool, orac
 
 
 @njit(cache=True, inline="always")
-def play_row(s: FortyThievesBatchState, io: D.BatchIO, i: int, a: int, flat: bool, oracle: bool) -> int:
-    """Play the legal action ``a`` in game ``i``; the change of the founded cards."""
-    return _play(s, io.obs, i, a, flat, oracle)
+def play_row(
+    s: FortyThievesBatchState, io: D.BatchIO, i: int, a: int, flat: bool, oracle: bool
+) -> tuple[int, int, bool]:
+    """Play the legal action ``a`` in game ``i``: the points, the change of the founded cards, a win."""
+    old_score = s.st[i, F_SCORE]
+    founded = _play(s, io.obs, i, a, flat, oracle)
+    return s.st[i, F_SCORE] - old_score, founded, s.st[i, F_FOUNDED] == TOTAL_CARDS
 
 
 @njit(cache=True, inline="always")
@@ -613,41 +622,13 @@ def after_play(s: FortyThievesBatchState, io: D.BatchIO, i: int) -> bool:
     return legal
 
 
-@njit(cache=True, inline="always")
-def score(s: FortyThievesBatchState, i: int) -> int:
-    return s.st[i, F_SCORE]
-
-
-@njit(cache=True, inline="always")
-def won(s: FortyThievesBatchState, i: int) -> bool:
-    return s.st[i, F_FOUNDED] == TOTAL_CARDS
-
-
 @njit(cache=True)
-def illegal_reason(s: FortyThievesBatchState, io: D.BatchIO, i: int, a: int) -> int:
-    return reason_of(s, i, a)
-
-
-@njit(cache=True, inline="always")
-def stuck(s: FortyThievesBatchState, io: D.BatchIO, i: int) -> bool:
-    """No move was legal after the last one."""
-    return not s.st[i, F_ANY_LEGAL]
-
-
-@njit(cache=True)
-def save_final(s: FortyThievesBatchState, final: FortyThievesBatchState, i: int) -> None:
-    """Game ``i``'s state into row ``i`` of ``final``."""
-    for j in range(NUM_COLUMNS):
-        for d in range(MAX_COLUMN):
-            final.cols[i, j, d] = s.cols[i, j, d]
-    for p in range(STOCK_SIZE):
-        final.waste[i, p] = s.waste[i, p]
-        final.stock[i, p] = s.stock[i, p]
-    for f in range(NUM_FIELDS):
-        final.st[i, f] = s.st[i, f]
+def illegal(s: FortyThievesBatchState, io: D.BatchIO, i: int, a: int) -> tuple[int, bool]:
+    """The reason code of the illegal action ``a``, and whether no move was legal after the last one."""
+    return reason_of(s, i, a), not s.st[i, F_ANY_LEGAL]
 
 
 D.plug_in(
     FortyThievesBatchState, deal_row=deal_row, start_row=start_row, play_row=play_row, after_play=after_play,
-    score=score, won=won, illegal_reason=illegal_reason, stuck=stuck, save_final=save_final,
+    illegal=illegal, save_final=save_final,
 )  # fmt: skip

@@ -142,7 +142,7 @@ _BIT_OF_MOD37 = R.BIT_OF_MOD37
 class TriPeaksBatchState(NamedTuple):
     """The numba state of N TriPeaks games: row ``i`` of each array is game ``i`` (the module
     docstring has the layout).  A same_step step saves the final state of a game in another
-    value of this type (its ``st``, ``tab`` and ``stock``)."""
+    value of this type (its :data:`FINAL_FIELDS`)."""
 
     #: ``(N, NUM_FIELDS)`` int32 (a smaller working set than int64: 2-4 % a step).
     st: np.ndarray
@@ -159,6 +159,18 @@ class TriPeaksBatchState(NamedTuple):
     cfg: np.ndarray
 
 
+#: The fields of a final state that :func:`save_final` writes (the others are the live state's).
+FINAL_FIELDS = ("st", "tab", "stock")
+
+
+@njit(cache=True)
+def save_final(s: TriPeaksBatchState, final: TriPeaksBatchState, i: int) -> None:
+    """Game ``i``'s state into row ``i`` of ``final`` (its :data:`FINAL_FIELDS`)."""
+    final.st[i] = s.st[i]
+    final.tab[i] = s.tab[i]
+    final.stock[i] = s.stock[i]
+
+
 def new_state(num_envs: int, cfg: np.ndarray) -> TriPeaksBatchState:
     """The state arrays of ``num_envs`` games (not dealt yet)."""
     n = num_envs
@@ -167,15 +179,6 @@ def new_state(num_envs: int, cfg: np.ndarray) -> TriPeaksBatchState:
         stock=np.full((n, MAX_STOCK), -1, dtype=np.int8), accept=np.zeros((n, 15), dtype=np.int32),
         counters=np.zeros((NUM_COUNTERS, n), dtype=np.int64), rest=np.zeros(MAX_STOCK + 1, dtype=np.int64), cfg=cfg,
     )  # fmt: skip
-
-
-def new_final(state: TriPeaksBatchState, rows: int) -> TriPeaksBatchState:
-    """The final state of ``rows`` games that a same_step step saves (:func:`save_final`)."""
-    return state._replace(
-        st=np.zeros((rows, NUM_FIELDS), dtype=np.int32),
-        tab=np.zeros((rows, NUM_SLOTS), dtype=np.int8),
-        stock=np.zeros((rows, MAX_STOCK), dtype=np.int8),
-    )
 
 
 class TriPeaksDictObs(NamedTuple):
@@ -560,9 +563,11 @@ def start_row(s: TriPeaksBatchState, io: D.BatchIO, i: int, flat: bool, oracle: 
 
 
 @njit(cache=True, inline="always")
-def play_row(s: TriPeaksBatchState, io: D.BatchIO, i: int, a: int, flat: bool, oracle: bool) -> int:
-    """Play the legal action ``a`` in game ``i``; the cards it cleared (0 or 1)."""
-    return _play(s, io.obs, i, a, flat, oracle)
+def play_row(s: TriPeaksBatchState, io: D.BatchIO, i: int, a: int, flat: bool, oracle: bool) -> tuple[int, int, bool]:
+    """Play the legal action ``a`` in game ``i``: the points, the cards cleared (0 or 1), a win."""
+    old_score = s.st[i, F_SCORE]
+    cleared = _play(s, io.obs, i, a, flat, oracle)
+    return s.st[i, F_SCORE] - old_score, cleared, s.st[i, F_REMOVED] == ALL
 
 
 @njit(cache=True, inline="always")
@@ -574,41 +579,16 @@ def after_play(s: TriPeaksBatchState, io: D.BatchIO, i: int) -> bool:
     return bits != 0
 
 
-@njit(cache=True, inline="always")
-def score(s: TriPeaksBatchState, i: int) -> int:
-    return s.st[i, F_SCORE]
-
-
-@njit(cache=True, inline="always")
-def won(s: TriPeaksBatchState, i: int) -> bool:
-    return s.st[i, F_REMOVED] == ALL
-
-
 @njit(cache=True)
-def illegal_reason(s: TriPeaksBatchState, io: D.BatchIO, i: int, a: int) -> int:
-    return reason_of(s, i, a)
-
-
-@njit(cache=True, inline="always")
-def stuck(s: TriPeaksBatchState, io: D.BatchIO, i: int) -> bool:
-    """The illegal action's reason is that the game is over."""
-    return io.reasons[i] == R_GAME_OVER
-
-
-@njit(cache=True)
-def save_final(s: TriPeaksBatchState, final: TriPeaksBatchState, i: int) -> None:
-    """Game ``i``'s state into row ``i`` of ``final``."""
-    for k in range(NUM_SLOTS):
-        final.tab[i, k] = s.tab[i, k]
-    for k in range(MAX_STOCK):
-        final.stock[i, k] = s.stock[i, k]
-    for f in range(NUM_FIELDS):
-        final.st[i, f] = s.st[i, f]
+def illegal(s: TriPeaksBatchState, io: D.BatchIO, i: int, a: int) -> tuple[int, bool]:
+    """The reason code of the illegal action ``a``; the game is over when that is the reason."""
+    reason = reason_of(s, i, a)
+    return reason, reason == R_GAME_OVER
 
 
 D.plug_in(
     TriPeaksBatchState, deal_row=deal_row, start_row=start_row, play_row=play_row, after_play=after_play,
-    score=score, won=won, illegal_reason=illegal_reason, stuck=stuck, save_final=save_final,
+    illegal=illegal, save_final=save_final,
 )  # fmt: skip
 
 
