@@ -12,21 +12,27 @@ for its own state type (a ``typing.NamedTuple`` of arrays, row ``i`` of each bei
 ``numba.extending.overload`` of its stub answering for that type only (``getattr(state,
 "instance_class", None)``).  Each game's ``batch_kernels.py`` plugs its hooks in when it is
 imported, which its ``batch.py`` does before any step: the driver compiles once per state
-type, and numba caches it like any kernel.  The hooks, each called with the game's state and
-game ``i``:
+type, and numba caches it like any kernel.  The hooks:
 
+- :func:`play_rows`: play the legal actions of the games ``io.rows[:count]``, updating their
+  flat observations and masks; per game ``i`` the points scored, the cards gained (the
+  ``progress`` reward), whether the game is won and whether no action is legal now go to
+  ``io.points[i]``, ``io.progress[i]``, ``io.won[i]`` and ``io.stuck[i]``.  A rule of the game
+  that truncates an episode sets ``io.cut[i]`` here (Forty Thieves: the repetition rule), and
+  ``io.flags[FLAG_GAME]`` is the game's own flag;
+- :func:`illegal_rows`: the reason codes of the illegal actions of the games
+  ``io.rows[start:]`` into ``io.reasons`` (never 0), and ``io.stuck``;
 - :func:`deal_row`: deal game ``i`` from a deal seed;
-- :func:`start_row`: its observation (flat modes), mask and the game's own bookkeeping, for
-  a game just dealt;
-- :func:`play_row`: play a legal action (and update the flat observation); returns the points
-  it scored, the cards it gained (the ``progress`` reward) and whether the game is won;
-- :func:`after_play`: rewrite the mask after a move; returns whether any action is legal.  A
-  rule of the game that truncates an episode sets ``io.cut[i]`` here (Forty Thieves: the
-  repetition rule), and ``io.flags[FLAG_GAME]`` is the game's own flag;
-- :func:`illegal`: the reason code of an illegal action, and whether the game has no legal
-  action left (then the illegal action ends the episode);
+- :func:`start_row`: the observation (flat modes), mask and the game's own bookkeeping of game
+  ``i`` just dealt;
 - :func:`save_final`: copy game ``i``'s state into the final state of a same_step reset
   (another value of the same state type).
+
+The moves are played a batch at a time (one call of :func:`play_rows` and one of
+:func:`illegal_rows` per step, each a loop in the game's module over arrays it takes out of
+its state once): a numba function that takes a named tuple of arrays, when it is called or
+inlined once per game, pays for counting references to every array in it, which would cost
+more than the move.
 
 The rest is shared and lives in :class:`BatchIO`: the step's outputs, the autoreset and seed
 bookkeeping, the observation and mask buffers, the final observation, mask, reason and cut of a
@@ -83,6 +89,15 @@ class BatchIO(NamedTuple):
     reset_rows: np.ndarray
     #: ``(N,)`` int64: the steps of the episode so far (the time limit's count).
     elapsed: np.ndarray
+    #: ``(N,)`` int64: the games whose actions :func:`play_rows` (from the front) and
+    #: :func:`illegal_rows` (from the back) take.
+    rows: np.ndarray
+    #: ``(N,)``: what :func:`play_rows` says of a move: the points (int64), the cards gained
+    #: (int64), a win (bool); and whether no action is legal (bool, also after an illegal action).
+    points: np.ndarray
+    progress: np.ndarray
+    won: np.ndarray
+    stuck: np.ndarray
     #: ``(N, block)`` int64: the random deal seeds drawn ahead; ``seed_pos[i]``: the next to deal.
     seeds: np.ndarray
     seed_pos: np.ndarray
@@ -110,7 +125,9 @@ def new_io(num_envs: int, seed_block: int, obs_width: int, num_actions: int, sam
         rewards=np.zeros(n, dtype=np.float64), terminated=np.zeros(n, dtype=np.bool_),
         truncated=np.zeros(n, dtype=np.bool_), cut=np.zeros(n, dtype=np.bool_), reasons=np.zeros(n, dtype=np.int64),
         autoreset=np.zeros(n, dtype=np.bool_), did_reset=np.zeros(n, dtype=np.bool_),
-        reset_rows=np.zeros(n, dtype=np.int64), elapsed=np.zeros(n, dtype=np.int64),
+        reset_rows=np.zeros(n, dtype=np.int64), elapsed=np.zeros(n, dtype=np.int64), rows=np.zeros(n, dtype=np.int64),
+        points=np.zeros(n, dtype=np.int64), progress=np.zeros(n, dtype=np.int64), won=np.zeros(n, dtype=np.bool_),
+        stuck=np.zeros(n, dtype=np.bool_),
         seeds=np.zeros((n, seed_block), dtype=np.int64), seed_pos=np.full(n, seed_block, dtype=np.int64),
         obs=np.zeros((n, obs_width), dtype=np.float32), mask=np.zeros((n, num_actions), dtype=np.int8),
         final_obs=np.zeros((m, obs_width), dtype=np.float32), final_mask=np.zeros((m, num_actions), dtype=np.int8),
@@ -123,29 +140,23 @@ def new_io(num_envs: int, seed_block: int, obs_width: int, num_actions: int, sam
 # --------------------------------------------------------------------------- the game's hooks
 
 
+def play_rows(state: Any, io: BatchIO, actions: np.ndarray, count: int, mode: int) -> None:
+    """Play the legal actions of the games ``io.rows[:count]`` (observation mode ``mode``, ``OBS_*``)."""
+    raise NotImplementedError
+
+
+def illegal_rows(state: Any, io: BatchIO, actions: np.ndarray, start: int) -> None:
+    """The reasons why the actions of the games ``io.rows[start:]`` are illegal."""
+    raise NotImplementedError
+
+
 def deal_row(state: Any, i: int, seed: int) -> None:
     """Deal game ``i`` from the deal seed ``seed`` (the game's own deal stream)."""
     raise NotImplementedError
 
 
-def start_row(state: Any, io: BatchIO, i: int, flat: bool, oracle: bool) -> None:
+def start_row(state: Any, obs: np.ndarray, mask: np.ndarray, i: int, mode: int) -> None:
     """The observation (flat modes), mask and the game's bookkeeping of game ``i`` just dealt."""
-    raise NotImplementedError
-
-
-def play_row(state: Any, io: BatchIO, i: int, a: int, flat: bool, oracle: bool) -> tuple[int, int, bool]:
-    """Play the legal action ``a`` in game ``i``; returns the points it scored, the cards it
-    gained (the progress reward) and whether the game is won."""
-    raise NotImplementedError
-
-
-def after_play(state: Any, io: BatchIO, i: int) -> bool:
-    """Rewrite game ``i``'s mask after a move; whether any action is legal (may set ``io.cut[i]``)."""
-    raise NotImplementedError
-
-
-def illegal(state: Any, io: BatchIO, i: int, a: int) -> tuple[int, bool]:
-    """The reason code of the illegal action ``a`` in game ``i``, and whether no action is legal."""
     raise NotImplementedError
 
 
@@ -155,7 +166,7 @@ def save_final(state: Any, final: Any, i: int) -> None:
 
 
 #: The hooks a game plugs in, by name.
-HOOKS = {f.__name__: f for f in (deal_row, start_row, play_row, after_play, illegal, save_final)}
+HOOKS = {f.__name__: f for f in (play_rows, illegal_rows, deal_row, start_row, save_final)}
 
 
 def plug_in(state_class: type, **hooks: Any) -> None:
@@ -180,7 +191,8 @@ def _overload(stub: Any, state_class: type, function: Any) -> None:
         return py_func if getattr(args[0], "instance_class", None) is state_class else None
 
     typer.__signature__ = signature  # type: ignore[attr-defined]  # numba checks it against py_func's
-    overload(stub)(typer)
+    # a hook declared inline="always" is inlined into the driver
+    overload(stub, inline=getattr(function, "targetoptions", {}).get("inline", "never"))(typer)
 
 
 # --------------------------------------------------------------------------- the driver
@@ -190,21 +202,19 @@ def _overload(stub: Any, state_class: type, function: Any) -> None:
 def start_all(state: Any, io: BatchIO) -> None:
     """:func:`start_row` every game just dealt."""
     mode = io.cfg[C_OBS]
-    flat = mode % 2 == 0  # OBS_FLAT (0) or OBS_ORACLE (2)
-    oracle = mode == OBS_ORACLE
     for i in range(io.mask.shape[0]):
-        start_row(state, io, i, flat, oracle)
+        start_row(state, io.obs, io.mask, i, mode)
 
 
 @njit(cache=True, inline="always")
-def _restart(state: Any, io: BatchIO, i: int, resets: int, flat: bool, oracle: bool) -> None:
+def _restart(state: Any, io: BatchIO, i: int, resets: int, mode: int) -> None:
     """Deal env ``i`` its next random deal and start it; it is the ``resets``-th reset of the step."""
     pos = io.seed_pos[i]
     deal_row(state, i, io.seeds[i, pos])
     io.seed_pos[i] = pos + 1
     if pos + 1 == io.seeds.shape[1]:
         io.flags[FLAG_SEEDS_USED] = True
-    start_row(state, io, i, flat, oracle)
+    start_row(state, io.obs, io.mask, i, mode)
     io.elapsed[i] = 0
     io.reset_rows[resets] = i
     io.did_reset[i] = True
@@ -222,8 +232,6 @@ def step_all(state: Any, final: Any, io: BatchIO, actions: np.ndarray) -> int:
     n = io.rewards.shape[0]
     cfg = io.cfg
     mode = cfg[C_OBS]
-    flat = mode % 2 == 0  # OBS_FLAT (0) or OBS_ORACLE (2)
-    oracle = mode == OBS_ORACLE
     same_step = cfg[C_AUTORESET] == AUTORESET_SAME_STEP
     reward_mode = cfg[C_REWARD]
     max_steps = cfg[C_MAX_STEPS]
@@ -235,41 +243,50 @@ def step_all(state: Any, final: Any, io: BatchIO, actions: np.ndarray) -> int:
         if actions[i] < 0 or actions[i] >= num_actions:
             return -(i + 1)
     resets = 0
+    count = 0  # legal actions, io.rows[:count]
+    start = n  # illegal ones, io.rows[start:]
     for i in range(n):
         io.did_reset[i] = False
         io.reasons[i] = 0
         io.cut[i] = False
         if io.autoreset[i]:  # next_step mode: the game ended at the last step
-            _restart(state, io, i, resets, flat, oracle)
+            _restart(state, io, i, resets, mode)
             io.rewards[i] = 0.0
             io.terminated[i] = False
             io.truncated[i] = False
             io.autoreset[i] = False
             resets += 1
-            continue
-        a = actions[i]
-        elapsed = io.elapsed[i] + 1
-        io.elapsed[i] = elapsed
-        if io.mask[i, a]:
-            points, progress, won = play_row(state, io, i, a, flat, oracle)
-            legal = after_play(state, io, i)
-            if reward_mode == REWARD_SCORE:
-                io.rewards[i] = points
-            elif reward_mode == REWARD_WIN:
-                io.rewards[i] = 1.0 if won else 0.0
-            else:
-                io.rewards[i] = progress + (win_bonus if won else 0.0)
-            io.terminated[i] = not legal
         else:
-            reason, no_move = illegal(state, io, i, a)
-            io.reasons[i] = reason
-            io.flags[FLAG_ILLEGAL] = True
+            io.elapsed[i] += 1
+            if io.mask[i, actions[i]]:
+                io.rows[count] = i
+                count += 1
+            else:
+                start -= 1
+                io.rows[start] = i
+    if count:
+        play_rows(state, io, actions, count, mode)
+    if start < n:
+        illegal_rows(state, io, actions, start)
+        io.flags[FLAG_ILLEGAL] = True
+    for i in range(n):
+        if io.did_reset[i]:
+            continue
+        if io.reasons[i] == 0:
+            if reward_mode == REWARD_SCORE:
+                io.rewards[i] = io.points[i]
+            elif reward_mode == REWARD_WIN:
+                io.rewards[i] = 1.0 if io.won[i] else 0.0
+            else:
+                io.rewards[i] = io.progress[i] + (win_bonus if io.won[i] else 0.0)
+            io.terminated[i] = io.stuck[i]
+        else:
             io.rewards[i] = penalty
-            io.terminated[i] = terminate_illegal or no_move
-        io.truncated[i] = io.cut[i] or elapsed >= max_steps
+            io.terminated[i] = terminate_illegal or io.stuck[i]
+        io.truncated[i] = io.cut[i] or io.elapsed[i] >= max_steps
         if io.terminated[i] or io.truncated[i]:
             if same_step:
-                if flat:
+                if mode % 2 == 0:  # OBS_FLAT (0) or OBS_ORACLE (2): a flat observation
                     for k in range(io.obs.shape[1]):
                         io.final_obs[i, k] = io.obs[i, k]
                 for k in range(num_actions):
@@ -277,7 +294,7 @@ def step_all(state: Any, final: Any, io: BatchIO, actions: np.ndarray) -> int:
                 io.final_reasons[i] = io.reasons[i]
                 io.final_cut[i] = io.cut[i]
                 save_final(state, final, i)
-                _restart(state, io, i, resets, flat, oracle)
+                _restart(state, io, i, resets, mode)
                 resets += 1
             else:
                 io.autoreset[i] = True

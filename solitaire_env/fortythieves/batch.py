@@ -370,7 +370,8 @@ class FortyThievesVectorEnv(BatchEnv):
     # ------------------------------------------------------------------ kernels
 
     def _illegal(self, i: int, action: int) -> tuple[str, str]:
-        reason = K.REASON_NAMES[K.reason_of(self._state, i, action)]
+        state = self._state
+        reason = K.REASON_NAMES[K.reason_of(i, action, state.st, state.cols, state.waste, state.cfg)]
         return reason, REASONS[reason]
 
     def _before_step(self) -> None:

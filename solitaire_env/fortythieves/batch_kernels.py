@@ -8,9 +8,12 @@ checks all of them against the single env on thousands of random deals and actio
 
 The step itself is the shared driver's (:func:`solitaire_env.common.batch_driver.step_all`:
 autoreset, rewards, illegal actions, the time limit, same_step resets); this module plugs
-Forty Thieves' hooks into it for :class:`FortyThievesBatchState`: dealing, starting, playing,
-the mask, the score, the reasons, and the repetition rule, which truncates an episode through
-the driver's ``cut`` and asks for larger tables through its game flag (``FLAG_GAME``).
+Forty Thieves' hooks into it for :class:`FortyThievesBatchState` (:func:`play_rows`,
+:func:`illegal_rows`, :func:`deal_row`, :func:`start_row`, :func:`save_final`): playing a batch
+of moves with the repetition rule (which truncates an episode through the driver's ``cut`` and
+asks for larger tables through its game flag, ``FLAG_GAME``), the reasons of illegal moves,
+dealing and starting a game, saving a final state.  The kernels below the hooks take the
+arrays they need (the hooks take them out of the state once).
 
 The state of game ``i`` is row ``i`` of the arrays of a :class:`FortyThievesBatchState`:
 
@@ -168,10 +171,14 @@ FINAL_FIELDS = ("st", "cols", "waste", "stock")
 @njit(cache=True)
 def save_final(s: FortyThievesBatchState, final: FortyThievesBatchState, i: int) -> None:
     """Game ``i``'s state into row ``i`` of ``final`` (its :data:`FINAL_FIELDS`)."""
-    final.st[i] = s.st[i]
-    final.cols[i] = s.cols[i]
-    final.waste[i] = s.waste[i]
-    final.stock[i] = s.stock[i]
+    for j in range(NUM_COLUMNS):
+        for d in range(MAX_COLUMN):
+            final.cols[i, j, d] = s.cols[i, j, d]
+    for p in range(STOCK_SIZE):
+        final.waste[i, p] = s.waste[i, p]
+        final.stock[i, p] = s.stock[i, p]
+    for f in range(NUM_FIELDS):
+        final.st[i, f] = s.st[i, f]
 
 
 def new_state(num_envs: int, cfg: np.ndarray, capacity: int) -> FortyThievesBatchState:
@@ -238,9 +245,10 @@ def _put(obs: np.ndarray, i: int, at: int, card: int, value: float) -> None:
 
 
 @njit(cache=True)
-def encode_flat(s: FortyThievesBatchState, i: int, obs: np.ndarray, oracle: bool) -> None:
+def encode_flat(
+    i: int, st: np.ndarray, cols: np.ndarray, waste: np.ndarray, stock: np.ndarray, obs: np.ndarray, oracle: bool
+) -> None:
     """The whole flat (or oracle) observation of game ``i`` into ``obs``."""
-    st, cols, waste, stock = s.st, s.cols, s.waste, s.stock
     obs[i, :] = 0.0
     for j in range(NUM_COLUMNS):
         n = st[i, F_CLEN + j]
@@ -345,18 +353,20 @@ def _foundation_for(i: int, card: int, st: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def refresh_mask(s: FortyThievesBatchState, mask: np.ndarray, i: int) -> bool:
+def refresh_mask(
+    i: int, st: np.ndarray, cols: np.ndarray, waste: np.ndarray, topped: np.ndarray, srcbits: np.ndarray,
+    mask: np.ndarray, cfg: np.ndarray,
+) -> bool:  # fmt: skip
     """Recompute game ``i``'s legal moves, write the mask entries that changed; True if any is legal."""
-    st, srcbits = s.st, s.srcbits
     playing = st[i, F_FOUNDED] != TOTAL_CARDS  # a won game offers nothing
     empty = st[i, F_EMPTY]
     any_legal = 0
     for src in range(NUM_SOURCES):
         d = 0
-        if playing and (src < FIRST_FOUNDATION_SRC or s.cfg[C_RETURN]):
-            c = _source_card(i, src, st, s.cols, s.waste)
+        if playing and (src < FIRST_FOUNDATION_SRC or cfg[C_RETURN]):
+            c = _source_card(i, src, st, cols, waste)
             if c >= 0:
-                d = source_dests(src, c, empty, s.topped[i, PARENT_ARRAY[c]], st[i, F_FND : F_FND + NUM_FOUNDATIONS])
+                d = source_dests(src, c, empty, topped[i, PARENT_ARRAY[c]], st[i, F_FND : F_FND + NUM_FOUNDATIONS])
         any_legal |= d
         diff = srcbits[i, src] ^ d
         if diff:
@@ -374,29 +384,31 @@ def refresh_mask(s: FortyThievesBatchState, mask: np.ndarray, i: int) -> bool:
 
 
 @njit(cache=True)
-def write_mask(s: FortyThievesBatchState, mask: np.ndarray, i: int) -> bool:
+def write_mask(
+    i: int, st: np.ndarray, cols: np.ndarray, waste: np.ndarray, topped: np.ndarray, srcbits: np.ndarray,
+    mask: np.ndarray, cfg: np.ndarray,
+) -> bool:  # fmt: skip
     """Game ``i``'s whole mask row (a new game)."""
     for a in range(NUM_ACTIONS):
         mask[i, a] = 0
     for src in range(NUM_SOURCES):
-        s.srcbits[i, src] = 0
-    return refresh_mask(s, mask, i)
+        srcbits[i, src] = 0
+    return refresh_mask(i, st, cols, waste, topped, srcbits, mask, cfg)
 
 
 @njit(cache=True)
-def reason_of(s: FortyThievesBatchState, i: int, a: int) -> int:
+def reason_of(i: int, a: int, st: np.ndarray, cols: np.ndarray, waste: np.ndarray, cfg: np.ndarray) -> int:
     """FortyThievesGame.illegal_reason of an action known to be illegal (game_over when the rules
     would allow it but the game offers it not)."""
-    st = s.st
     if st[i, F_FOUNDED] == TOTAL_CARDS:
         return R_GAME_OVER
     if a == DRAW:
         return R_STOCK_EMPTY if st[i, F_STOCK_POS] >= STOCK_SIZE else R_GAME_OVER
     src = a // NUM_DESTS
     dst = a % NUM_DESTS
-    if src >= FIRST_FOUNDATION_SRC and not s.cfg[C_RETURN]:
+    if src >= FIRST_FOUNDATION_SRC and not cfg[C_RETURN]:
         return R_RETURN_NOT_ALLOWED
-    card = _source_card(i, src, st, s.cols, s.waste)
+    card = _source_card(i, src, st, cols, waste)
     if card < 0:
         return R_NOTHING_TO_MOVE
     if dst == FOUNDATION_DST:
@@ -406,7 +418,7 @@ def reason_of(s: FortyThievesBatchState, i: int, a: int) -> int:
     if dst == src:
         return R_SAME_PLACE
     n = st[i, F_CLEN + dst]
-    refusal = column_refusal(card, s.cols[i, dst, n - 1] if n else -1)
+    refusal = column_refusal(card, cols[i, dst, n - 1] if n else -1)
     return refusal if refusal else R_GAME_OVER
 
 
@@ -424,113 +436,114 @@ def _retop_column(i: int, j: int, old: int, new: int, st: np.ndarray, topped: np
 
 
 @njit(cache=True, inline="always")
-def _play(s: FortyThievesBatchState, obs: np.ndarray, i: int, a: int, flat: bool, oracle: bool) -> int:
-    """Play the legal action ``a`` in game ``i`` (and update its flat observation if ``flat``);
-    returns the change of the founded cards (-1, 0 or 1)."""
-    st, cols, waste, stock, topped, cfg = s.st, s.cols, s.waste, s.stock, s.topped, s.cfg
-    st[i, F_MOVES] += 1
-    old_founded = st[i, F_FOUNDED]
-    z = s.zh[i]
-    if a == DRAW:
-        p = st[i, F_STOCK_POS]
-        card = np.int64(stock[i, p])
-        wlen = st[i, F_WASTE_LEN]
-        z ^= _ZW[wlen * 52 + card] ^ _ZS[p] ^ _ZS[p + 1]
-        waste[i, wlen] = card
-        st[i, F_WASTE_LEN] = wlen + 1
-        st[i, F_STOCK_POS] = p + 1
-        st[i, F_CHAIN] = 0
-        points = cfg[C_DRAW_POINTS]
+def _draw(i: int, st: np.ndarray, waste: np.ndarray, stock: np.ndarray, obs: np.ndarray, mode: int) -> np.uint64:
+    """Draw in game ``i`` (and update its flat observation in the flat modes ``mode``); returns
+    the change of its position hash (to xor in)."""
+    p = st[i, F_STOCK_POS]
+    card = np.int64(stock[i, p])
+    wlen = st[i, F_WASTE_LEN]
+    z = _ZW[wlen * 52 + card] ^ _ZS[p] ^ _ZS[p + 1]
+    waste[i, wlen] = card
+    st[i, F_WASTE_LEN] = wlen + 1
+    st[i, F_STOCK_POS] = p + 1
+    st[i, F_CHAIN] = 0
+    if mode % 2 == 0:  # OBS_FLAT (0) or OBS_ORACLE (2)
+        if wlen:
+            _put(obs, i, WASTE_TOP_OFF, waste[i, wlen - 1], 0.0)
+        _put(obs, i, WASTE_OFF + CARD_SIZE * wlen, card, 1.0)
+        _put(obs, i, WASTE_TOP_OFF, card, 1.0)
+        obs[i, WASTE_SIZE_OFF] = (wlen + 1) / STOCK_SIZE
+        obs[i, STOCK_OFF] = (STOCK_SIZE - p - 1) / STOCK_SIZE
+        obs[i, UNSEEN_OFF + card] -= 0.5
+        if mode == D.OBS_ORACLE:
+            _put(obs, i, ORACLE_STOCK_OFF + CARD_SIZE * p, card, 0.0)
+    return z
+
+
+@njit(cache=True, inline="always")
+def _move(
+    i: int, a: int, st: np.ndarray, cols: np.ndarray, waste: np.ndarray, topped: np.ndarray, obs: np.ndarray, mode: int
+) -> tuple[np.uint64, int]:
+    """Play the legal card move ``a`` in game ``i`` (and update its flat observation in the flat
+    modes ``mode``); returns the change of its position hash (to xor in) and the ``C_*`` entry of
+    the points the move scores."""
+    flat = mode % 2 == 0  # OBS_FLAT (0) or OBS_ORACLE (2)
+    z = np.uint64(0)
+    src = a // NUM_DESTS
+    dst = a % NUM_DESTS
+    src_f = -1
+    if src < NUM_COLUMNS:
+        d = st[i, F_CLEN + src] - 1
+        card = np.int64(cols[i, src, d])
+        cols[i, src, d] = -1
+        st[i, F_CLEN + src] = d
+        z ^= _ZC[(src * MAX_COLUMN + d) * 52 + card]
+        _retop_column(i, src, card, cols[i, src, d - 1] if d else -1, st, topped)
         if flat:
+            _put(obs, i, CARD_SIZE * (MAX_COLUMN * src + d), card, 0.0)
+            obs[i, LENGTHS_OFF + src] = d / MAX_COLUMN
+    elif src == WASTE_SRC:
+        wlen = st[i, F_WASTE_LEN] - 1
+        card = np.int64(waste[i, wlen])
+        waste[i, wlen] = -1
+        st[i, F_WASTE_LEN] = wlen
+        z ^= _ZW[wlen * 52 + card]
+        if flat:
+            _put(obs, i, WASTE_OFF + CARD_SIZE * wlen, card, 0.0)
+            _put(obs, i, WASTE_TOP_OFF, card, 0.0)
             if wlen:
-                _put(obs, i, WASTE_TOP_OFF, waste[i, wlen - 1], 0.0)
-            _put(obs, i, WASTE_OFF + CARD_SIZE * wlen, card, 1.0)
-            _put(obs, i, WASTE_TOP_OFF, card, 1.0)
-            obs[i, WASTE_SIZE_OFF] = (wlen + 1) / STOCK_SIZE
-            obs[i, STOCK_OFF] = (STOCK_SIZE - p - 1) / STOCK_SIZE
-            obs[i, UNSEEN_OFF + card] -= 0.5
-            if oracle:
-                _put(obs, i, ORACLE_STOCK_OFF + CARD_SIZE * p, card, 0.0)
+                _put(obs, i, WASTE_TOP_OFF, waste[i, wlen - 1], 1.0)
+            obs[i, WASTE_SIZE_OFF] = wlen / STOCK_SIZE
     else:
-        src = a // NUM_DESTS
-        dst = a % NUM_DESTS
-        src_f = -1
-        if src < NUM_COLUMNS:
-            d = st[i, F_CLEN + src] - 1
-            card = np.int64(cols[i, src, d])
-            cols[i, src, d] = -1
-            st[i, F_CLEN + src] = d
-            z ^= _ZC[(src * MAX_COLUMN + d) * 52 + card]
-            _retop_column(i, src, card, cols[i, src, d - 1] if d else -1, st, topped)
-            if flat:
-                _put(obs, i, CARD_SIZE * (MAX_COLUMN * src + d), card, 0.0)
-                obs[i, LENGTHS_OFF + src] = d / MAX_COLUMN
-        elif src == WASTE_SRC:
-            wlen = st[i, F_WASTE_LEN] - 1
-            card = np.int64(waste[i, wlen])
-            waste[i, wlen] = -1
-            st[i, F_WASTE_LEN] = wlen
-            z ^= _ZW[wlen * 52 + card]
-            if flat:
-                _put(obs, i, WASTE_OFF + CARD_SIZE * wlen, card, 0.0)
-                _put(obs, i, WASTE_TOP_OFF, card, 0.0)
-                if wlen:
-                    _put(obs, i, WASTE_TOP_OFF, waste[i, wlen - 1], 1.0)
-                obs[i, WASTE_SIZE_OFF] = wlen / STOCK_SIZE
+        src_f = src - FIRST_FOUNDATION_SRC
+        n = st[i, F_FND + src_f]
+        card = foundation_card(src_f, n)
+        st[i, F_FND + src_f] = n - 1
+        st[i, F_FOUNDED] -= 1
+        z ^= _ZF[src_f * 14 + n] ^ _ZF[src_f * 14 + n - 1]
+        if flat:
+            obs[i, FOUNDATIONS_OFF + src_f] = (n - 1) / 13
+    if dst == FOUNDATION_DST:
+        f = _foundation_for(i, card, st)
+        n = st[i, F_FND + f]
+        st[i, F_FND + f] = n + 1
+        st[i, F_FOUNDED] += 1
+        z ^= _ZF[f * 14 + n] ^ _ZF[f * 14 + n + 1]
+        points = C_TO_FOUNDATION
+        if flat:
+            obs[i, FOUNDATIONS_OFF + f] = (n + 1) / 13
+    else:
+        d = st[i, F_CLEN + dst]
+        z ^= _ZC[(dst * MAX_COLUMN + d) * 52 + card]
+        cols[i, dst, d] = card
+        st[i, F_CLEN + dst] = d + 1
+        _retop_column(i, dst, cols[i, dst, d - 1] if d else -1, card, st, topped)
+        if flat:
+            _put(obs, i, CARD_SIZE * (MAX_COLUMN * dst + d), card, 1.0)
+            obs[i, LENGTHS_OFF + dst] = (d + 1) / MAX_COLUMN
+        if src == WASTE_SRC:
+            points = C_WASTE_TO_COLUMN
+        elif src_f >= 0:
+            points = C_FOUNDATION_TO_COLUMN
         else:
-            src_f = src - FIRST_FOUNDATION_SRC
-            n = st[i, F_FND + src_f]
-            card = foundation_card(src_f, n)
-            st[i, F_FND + src_f] = n - 1
-            st[i, F_FOUNDED] -= 1
-            z ^= _ZF[src_f * 14 + n] ^ _ZF[src_f * 14 + n - 1]
-            if flat:
-                obs[i, FOUNDATIONS_OFF + src_f] = (n - 1) / 13
-        if dst == FOUNDATION_DST:
-            f = _foundation_for(i, card, st)
-            n = st[i, F_FND + f]
-            st[i, F_FND + f] = n + 1
-            st[i, F_FOUNDED] += 1
-            z ^= _ZF[f * 14 + n] ^ _ZF[f * 14 + n + 1]
-            points = cfg[C_TO_FOUNDATION]
-            if flat:
-                obs[i, FOUNDATIONS_OFF + f] = (n + 1) / 13
-        else:
-            d = st[i, F_CLEN + dst]
-            z ^= _ZC[(dst * MAX_COLUMN + d) * 52 + card]
-            cols[i, dst, d] = card
-            st[i, F_CLEN + dst] = d + 1
-            _retop_column(i, dst, cols[i, dst, d - 1] if d else -1, card, st, topped)
-            if flat:
-                _put(obs, i, CARD_SIZE * (MAX_COLUMN * dst + d), card, 1.0)
-                obs[i, LENGTHS_OFF + dst] = (d + 1) / MAX_COLUMN
-            if src == WASTE_SRC:
-                points = cfg[C_WASTE_TO_COLUMN]
-            elif src_f >= 0:
-                points = cfg[C_FOUNDATION_TO_COLUMN]
-            else:
-                points = cfg[C_COLUMN_TO_COLUMN]
-        chain = st[i, F_CHAIN] + 1
-        st[i, F_CHAIN] = chain
-        if chain > st[i, F_LONGEST]:
-            st[i, F_LONGEST] = chain
-    s.zh[i] = z
-    score = st[i, F_SCORE] + points
-    if cfg[C_HAS_FLOOR] and score < cfg[C_FLOOR]:
-        score = cfg[C_FLOOR]
-    st[i, F_SCORE] = score
-    return st[i, F_FOUNDED] - old_founded
+            points = C_COLUMN_TO_COLUMN
+    chain = st[i, F_CHAIN] + 1
+    st[i, F_CHAIN] = chain
+    if chain > st[i, F_LONGEST]:
+        st[i, F_LONGEST] = chain
+    return z, points
 
 
 # --------------------------------------------------------------------------- repetition rule
 
 
 @njit(cache=True, inline="always")
-def _count_position(s: FortyThievesBatchState, i: int) -> int:
+def _count_position(
+    i: int, st: np.ndarray, zh: np.ndarray, rep_keys: np.ndarray, rep_counts: np.ndarray, rep_epochs: np.ndarray
+) -> int:
     """Count game ``i``'s position once more in its table; returns how often it has occurred."""
-    rep_keys, rep_counts, rep_epochs = s.rep_keys, s.rep_counts, s.rep_epochs
-    key = s.zh[i]
-    epoch = s.st[i, F_REP_EPOCH]
+    key = zh[i]
+    epoch = st[i, F_REP_EPOCH]
     cap_mask = rep_keys.shape[1] - 1
     k = np.int64(key & np.uint64(cap_mask))
     while rep_epochs[i, k] == epoch:
@@ -541,7 +554,7 @@ def _count_position(s: FortyThievesBatchState, i: int) -> int:
     rep_epochs[i, k] = epoch
     rep_keys[i, k] = key
     rep_counts[i, k] = 1
-    s.st[i, F_REP_N] += 1
+    st[i, F_REP_N] += 1
     return 1
 
 
@@ -574,6 +587,64 @@ def rehash(old: FortyThievesBatchState, new: FortyThievesBatchState) -> None:
 
 
 @njit(cache=True)
+def play_rows(s: FortyThievesBatchState, io: D.BatchIO, actions: np.ndarray, count: int, mode: int) -> None:
+    """Play the legal actions of the games ``io.rows[:count]``: their observations, masks,
+    position hashes and the repetition rule, and what the driver reads of each move (points,
+    change of the founded cards, win, stuck).
+
+    The rule cuts the episode (``io.cut[i]``) when the position occurs for the ``max_repeats``-th
+    time since the last draw, and raises ``FLAG_GAME`` when a table is half full (the env grows
+    the tables before the next step)."""
+    st, cols, waste, stock, topped, srcbits, zh = s.st, s.cols, s.waste, s.stock, s.topped, s.srcbits, s.zh
+    rep_keys, rep_counts, rep_epochs, cfg = s.rep_keys, s.rep_counts, s.rep_epochs, s.cfg
+    obs, mask, rows, cut, flags = io.obs, io.mask, io.rows, io.cut, io.flags
+    points, progress, won, stuck = io.points, io.progress, io.won, io.stuck
+    max_repeats = cfg[C_MAX_REPEATS]
+    half = rep_keys.shape[1] // 2
+    for k in range(count):
+        i = rows[k]
+        a = actions[i]
+        old_score = st[i, F_SCORE]
+        old_founded = st[i, F_FOUNDED]
+        st[i, F_MOVES] += 1
+        if a == DRAW:
+            zh[i] ^= _draw(i, st, waste, stock, obs, mode)
+            gained = cfg[C_DRAW_POINTS]
+        else:
+            z, entry = _move(i, a, st, cols, waste, topped, obs, mode)
+            zh[i] ^= z
+            gained = cfg[entry]
+        score = st[i, F_SCORE] + gained
+        if cfg[C_HAS_FLOOR] and score < cfg[C_FLOOR]:
+            score = cfg[C_FLOOR]
+        st[i, F_SCORE] = score
+        legal = refresh_mask(i, st, cols, waste, topped, srcbits, mask, cfg)
+        if legal and max_repeats:
+            if st[i, F_STOCK_POS] != st[i, F_REP_POS]:
+                # the stock position never goes back: older positions cannot recur
+                _clear_positions(i, st)
+            if _count_position(i, st, zh, rep_keys, rep_counts, rep_epochs) >= max_repeats:
+                cut[i] = True
+            if st[i, F_REP_N] >= half:
+                flags[D.FLAG_GAME] = True
+        points[i] = score - old_score
+        progress[i] = st[i, F_FOUNDED] - old_founded
+        won[i] = st[i, F_FOUNDED] == TOTAL_CARDS
+        stuck[i] = not legal
+
+
+@njit(cache=True)
+def illegal_rows(s: FortyThievesBatchState, io: D.BatchIO, actions: np.ndarray, start: int) -> None:
+    """The reasons of the illegal actions of the games ``io.rows[start:]``; a game is stuck
+    when no move was legal after its last one."""
+    st, cols, waste, cfg, rows, reasons, stuck = s.st, s.cols, s.waste, s.cfg, io.rows, io.reasons, io.stuck
+    for k in range(start, rows.shape[0]):
+        i = rows[k]
+        reasons[i] = reason_of(i, actions[i], st, cols, waste, cfg)
+        stuck[i] = not st[i, F_ANY_LEGAL]
+
+
+@njit(cache=True)
 def deal_row(s: FortyThievesBatchState, i: int, seed: int) -> None:
     """Deal game ``i`` from a deal seed."""
     deal_from_seed(seed, s.deck, s.rng)
@@ -581,54 +652,18 @@ def deal_row(s: FortyThievesBatchState, i: int, seed: int) -> None:
 
 
 @njit(cache=True)
-def start_row(s: FortyThievesBatchState, io: D.BatchIO, i: int, flat: bool, oracle: bool) -> None:
+def start_row(s: FortyThievesBatchState, obs: np.ndarray, mask: np.ndarray, i: int, mode: int) -> None:
     """The observation (flat modes), mask and repetition table of game ``i`` just dealt."""
-    if flat:
-        encode_flat(s, i, io.obs, oracle)
-    write_mask(s, io.mask, i)
+    st = s.st
+    if mode % 2 == 0:  # OBS_FLAT (0) or OBS_ORACLE (2)
+        encode_flat(i, st, s.cols, s.waste, s.stock, obs, mode == D.OBS_ORACLE)
+    write_mask(i, st, s.cols, s.waste, s.topped, s.srcbits, mask, s.cfg)
     if s.cfg[C_MAX_REPEATS]:
-        _clear_positions(i, s.st)
-        _count_position(s, i)
-
-
-@njit(cache=True, inline="always")
-def play_row(
-    s: FortyThievesBatchState, io: D.BatchIO, i: int, a: int, flat: bool, oracle: bool
-) -> tuple[int, int, bool]:
-    """Play the legal action ``a`` in game ``i``: the points, the change of the founded cards, a win."""
-    old_score = s.st[i, F_SCORE]
-    founded = _play(s, io.obs, i, a, flat, oracle)
-    return s.st[i, F_SCORE] - old_score, founded, s.st[i, F_FOUNDED] == TOTAL_CARDS
-
-
-@njit(cache=True, inline="always")
-def after_play(s: FortyThievesBatchState, io: D.BatchIO, i: int) -> bool:
-    """The mask of game ``i`` after a move, and the repetition rule; whether any action is legal.
-
-    The rule cuts the episode (``io.cut[i]``) when the position occurs for the ``max_repeats``-th
-    time since the last draw, and raises ``FLAG_GAME`` when the table is half full (the env
-    grows the tables before the next step)."""
-    legal = refresh_mask(s, io.mask, i)
-    max_repeats = s.cfg[C_MAX_REPEATS]
-    if legal and max_repeats:
-        st = s.st
-        if st[i, F_STOCK_POS] != st[i, F_REP_POS]:
-            # the stock position never goes back: older positions cannot recur
-            _clear_positions(i, st)
-        if _count_position(s, i) >= max_repeats:
-            io.cut[i] = True
-        if st[i, F_REP_N] >= s.rep_keys.shape[1] // 2:
-            io.flags[D.FLAG_GAME] = True
-    return legal
-
-
-@njit(cache=True)
-def illegal(s: FortyThievesBatchState, io: D.BatchIO, i: int, a: int) -> tuple[int, bool]:
-    """The reason code of the illegal action ``a``, and whether no move was legal after the last one."""
-    return reason_of(s, i, a), not s.st[i, F_ANY_LEGAL]
+        _clear_positions(i, st)
+        _count_position(i, st, s.zh, s.rep_keys, s.rep_counts, s.rep_epochs)
 
 
 D.plug_in(
-    FortyThievesBatchState, deal_row=deal_row, start_row=start_row, play_row=play_row, after_play=after_play,
-    illegal=illegal, save_final=save_final,
+    FortyThievesBatchState, play_rows=play_rows, illegal_rows=illegal_rows, deal_row=deal_row, start_row=start_row,
+    save_final=save_final,
 )  # fmt: skip

@@ -377,5 +377,6 @@ class TriPeaksVectorEnv(BatchEnv):
     # ------------------------------------------------------------------ kernels
 
     def _illegal(self, i: int, action: int) -> tuple[str, str]:
-        reason = K.REASON_NAMES[K.reason_of(self._state, i, action)]
+        state = self._state
+        reason = K.REASON_NAMES[K.reason_of(i, action, state.st, state.accept, state.cfg)]
         return reason, REASONS[reason]

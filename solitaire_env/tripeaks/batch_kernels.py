@@ -6,9 +6,11 @@ The rules are those of :class:`~solitaire_env.tripeaks.game.TriPeaksGame`, the d
 checks all three against the rules core on thousands of random deals and actions.
 
 The step itself is the shared driver's (:func:`solitaire_env.common.batch_driver.step_all`:
-autoreset, rewards, illegal actions, the time limit, same_step resets); this module registers
-TriPeaks' hooks for it (``numba.extending.overload`` on the driver's stubs, for
-:class:`TriPeaksBatchState`): dealing, starting, playing, the mask, the score, the reasons.
+autoreset, rewards, illegal actions, the time limit, same_step resets); this module plugs
+TriPeaks' hooks into it for :class:`TriPeaksBatchState` (:func:`play_rows`,
+:func:`illegal_rows`, :func:`deal_row`, :func:`start_row`, :func:`save_final`): playing a batch
+of moves, the reasons of illegal ones, dealing and starting a game, saving a final state.  The
+kernels below the hooks take the arrays they need (the hooks take them out of the state once).
 
 The state of game ``i`` is row ``i`` of the arrays of a :class:`TriPeaksBatchState`:
 
@@ -166,9 +168,12 @@ FINAL_FIELDS = ("st", "tab", "stock")
 @njit(cache=True)
 def save_final(s: TriPeaksBatchState, final: TriPeaksBatchState, i: int) -> None:
     """Game ``i``'s state into row ``i`` of ``final`` (its :data:`FINAL_FIELDS`)."""
-    final.st[i] = s.st[i]
-    final.tab[i] = s.tab[i]
-    final.stock[i] = s.stock[i]
+    for k in range(NUM_SLOTS):
+        final.tab[i, k] = s.tab[i, k]
+    for k in range(MAX_STOCK):
+        final.stock[i, k] = s.stock[i, k]
+    for f in range(NUM_FIELDS):
+        final.st[i, f] = s.st[i, f]
 
 
 def new_state(num_envs: int, cfg: np.ndarray) -> TriPeaksBatchState:
@@ -271,18 +276,16 @@ def start_game(s: TriPeaksBatchState, i: int, n_rest: int, wrap: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def legal_bits(s: TriPeaksBatchState, i: int) -> int:
+def legal_bits(i: int, st: np.ndarray, accept: np.ndarray, cfg: np.ndarray) -> int:
     """TriPeaksGame.legal_mask of game ``i``."""
-    st = s.st
-    removable = st[i, F_EXPOSED] & s.accept[i, st[i, F_KEY]]
-    return R.legal_bits(st[i, F_REMOVED], removable, st[i, F_STOCK_LEN] - st[i, F_STOCK_POS], s.cfg[C_WHEN_STUCK])
+    removable = st[i, F_EXPOSED] & accept[i, st[i, F_KEY]]
+    return R.legal_bits(st[i, F_REMOVED], removable, st[i, F_STOCK_LEN] - st[i, F_STOCK_POS], cfg[C_WHEN_STUCK])
 
 
 @njit(cache=True)
-def reason_of(s: TriPeaksBatchState, i: int, a: int) -> int:
+def reason_of(i: int, a: int, st: np.ndarray, accept: np.ndarray, cfg: np.ndarray) -> int:
     """TriPeaksGame.illegal_reason of an action known to be illegal."""
-    st = s.st
-    removable = st[i, F_EXPOSED] & s.accept[i, st[i, F_KEY]]
+    removable = st[i, F_EXPOSED] & accept[i, st[i, F_KEY]]
     if st[i, F_REMOVED] == ALL or (st[i, F_STOCK_POS] == st[i, F_STOCK_LEN] and not removable):
         return R_GAME_OVER
     if a == DRAW:
@@ -300,10 +303,13 @@ def reason_of(s: TriPeaksBatchState, i: int, a: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _play(s: TriPeaksBatchState, obs: np.ndarray, i: int, a: int, flat: bool, oracle: bool) -> int:
+def _play(
+    i: int, a: int, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, cfg: np.ndarray, obs: np.ndarray, mode: int
+) -> int:
     """Play the legal action ``a`` in game ``i`` (and update its flat observation, row ``i`` of ``obs``,
-    if ``flat``); returns the cards the move cleared (0 or 1)."""
-    st, tab, stock, cfg = s.st, s.tab, s.stock, s.cfg
+    in the flat observation modes ``mode``); returns the cards the move cleared (0 or 1)."""
+    flat = mode % 2 == 0  # OBS_FLAT (0) or OBS_ORACLE (2)
+    oracle = mode == D.OBS_ORACLE
     st[i, F_MOVES] += 1
     old_waste = st[i, F_WASTE]
     if a == DRAW:
@@ -427,9 +433,8 @@ def _oracle_stock(i: int, st: np.ndarray, stock: np.ndarray, obs: np.ndarray) ->
 
 
 @njit(cache=True)
-def encode_flat(s: TriPeaksBatchState, i: int, obs: np.ndarray, oracle: bool) -> None:
+def encode_flat(i: int, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, obs: np.ndarray, oracle: bool) -> None:
     """The whole flat (or oracle) observation of game ``i`` into ``obs``."""
-    st, tab, stock = s.st, s.tab, s.stock
     obs[i, :] = 0.0
     removed, face_up, seen = st[i, F_REMOVED], st[i, F_FACE_UP], st[i, F_SEEN]
     for c in range(DECK_SIZE):
@@ -548,47 +553,55 @@ def write_counters(i: int, st: np.ndarray, counters: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def play_rows(s: TriPeaksBatchState, io: D.BatchIO, actions: np.ndarray, count: int, mode: int) -> None:
+    """Play the legal actions of the games ``io.rows[:count]``: their observations, masks and
+    counters, and what the driver reads of each move (points, cards cleared, win, stuck)."""
+    st, tab, stock, accept, counters, cfg = s.st, s.tab, s.stock, s.accept, s.counters, s.cfg
+    obs, mask, rows = io.obs, io.mask, io.rows
+    points, progress, won, stuck = io.points, io.progress, io.won, io.stuck
+    for k in range(count):
+        i = rows[k]
+        old_score = st[i, F_SCORE]
+        progress[i] = _play(i, actions[i], st, tab, stock, cfg, obs, mode)
+        bits = legal_bits(i, st, accept, cfg)
+        update_mask(i, bits, st, mask)
+        write_counters(i, st, counters)
+        points[i] = st[i, F_SCORE] - old_score
+        won[i] = st[i, F_REMOVED] == ALL
+        stuck[i] = bits == 0
+
+
+@njit(cache=True)
+def illegal_rows(s: TriPeaksBatchState, io: D.BatchIO, actions: np.ndarray, start: int) -> None:
+    """The reasons of the illegal actions of the games ``io.rows[start:]``; a game is stuck
+    when the reason is that it is over."""
+    st, accept, cfg, rows, reasons, stuck = s.st, s.accept, s.cfg, io.rows, io.reasons, io.stuck
+    for k in range(start, rows.shape[0]):
+        i = rows[k]
+        reason = reason_of(i, actions[i], st, accept, cfg)
+        reasons[i] = reason
+        stuck[i] = reason == R_GAME_OVER
+
+
+@njit(cache=True)
 def deal_row(s: TriPeaksBatchState, i: int, seed: int) -> None:
     """Deal game ``i`` from a deal seed, with the env's K-A rule."""
     reset_from_seed(s, i, seed, s.cfg[C_WRAP])
 
 
 @njit(cache=True)
-def start_row(s: TriPeaksBatchState, io: D.BatchIO, i: int, flat: bool, oracle: bool) -> None:
+def start_row(s: TriPeaksBatchState, obs: np.ndarray, mask: np.ndarray, i: int, mode: int) -> None:
     """The observation (flat modes), mask and counters of game ``i`` just dealt."""
-    if flat:
-        encode_flat(s, i, io.obs, oracle)
-    write_mask(i, legal_bits(s, i), s.st, io.mask)
-    write_counters(i, s.st, s.counters)
-
-
-@njit(cache=True, inline="always")
-def play_row(s: TriPeaksBatchState, io: D.BatchIO, i: int, a: int, flat: bool, oracle: bool) -> tuple[int, int, bool]:
-    """Play the legal action ``a`` in game ``i``: the points, the cards cleared (0 or 1), a win."""
-    old_score = s.st[i, F_SCORE]
-    cleared = _play(s, io.obs, i, a, flat, oracle)
-    return s.st[i, F_SCORE] - old_score, cleared, s.st[i, F_REMOVED] == ALL
-
-
-@njit(cache=True, inline="always")
-def after_play(s: TriPeaksBatchState, io: D.BatchIO, i: int) -> bool:
-    """The mask and counters of game ``i`` after a move; whether any action is legal."""
-    bits = legal_bits(s, i)
-    update_mask(i, bits, s.st, io.mask)
-    write_counters(i, s.st, s.counters)
-    return bits != 0
-
-
-@njit(cache=True)
-def illegal(s: TriPeaksBatchState, io: D.BatchIO, i: int, a: int) -> tuple[int, bool]:
-    """The reason code of the illegal action ``a``; the game is over when that is the reason."""
-    reason = reason_of(s, i, a)
-    return reason, reason == R_GAME_OVER
+    st = s.st
+    if mode % 2 == 0:  # OBS_FLAT (0) or OBS_ORACLE (2)
+        encode_flat(i, st, s.tab, s.stock, obs, mode == D.OBS_ORACLE)
+    write_mask(i, legal_bits(i, st, s.accept, s.cfg), st, mask)
+    write_counters(i, st, s.counters)
 
 
 D.plug_in(
-    TriPeaksBatchState, deal_row=deal_row, start_row=start_row, play_row=play_row, after_play=after_play,
-    illegal=illegal, save_final=save_final,
+    TriPeaksBatchState, play_rows=play_rows, illegal_rows=illegal_rows, deal_row=deal_row, start_row=start_row,
+    save_final=save_final,
 )  # fmt: skip
 
 
