@@ -246,31 +246,27 @@ class BatchEnv(VectorEnv):
         io.cfg[D.C_OBS] = self._obs_index
         io.fcfg[D.FC_PENALTY] = self.illegal_penalty
         io.fcfg[D.FC_WIN_BONUS] = self.win_bonus
-        self._rewards, self._terminated, self._truncated = io.rewards, io.terminated, io.truncated
-        self._reasons, self._cut, self._autoreset, self._did_reset = io.reasons, io.cut, io.autoreset, io.did_reset
-        self._seeds, self._seed_pos, self._flags = io.seeds, io.seed_pos, io.flags
-        self._obs, self._mask = io.obs, io.mask
-        self._final_obs, self._final_mask, self._final_reasons, self._final_cut = (
-            io.final_obs, io.final_mask, io.final_reasons, io.final_cut,
-        )  # fmt: skip
+        b, k = io.bools, io.ints
+        self._rewards, self._terminated, self._truncated = io.rewards, b[D.B_TERMINATED], b[D.B_TRUNCATED]
+        self._cut, self._autoreset, self._did_reset = b[D.B_CUT], b[D.B_AUTORESET], b[D.B_DID_RESET]
+        self._final_cut, self._reasons, self._final_reasons = b[D.B_FINAL_CUT], k[D.I_REASONS], k[D.I_FINAL_REASONS]
+        self._seeds, self._seed_pos, self._flags = io.seeds, k[D.I_SEED_POS], io.flags
+        self._obs, self._mask, self._final_obs, self._final_mask = io.obs, io.mask, io.final_obs, io.final_mask
 
-    def _set_state(self, state: Any, final_fields: tuple[str, ...]) -> None:
-        """Play on the game's numba state ``state`` (new, or with arrays replaced by larger ones).
-
-        The final state of same_step resets is a value of the same type whose ``final_fields``
-        are arrays of their own (one row per env in same_step mode), the rest the live state's.
-        The first state also binds the driver's step to these types
+    def _set_state(self, state: Any, final: Any = None) -> None:
+        """Play on the game's numba state ``state`` (new, or with arrays replaced by larger ones of
+        the same types); ``final``, given with the first state, is where a same_step step saves
+        the games it resets (the game's final state type, ``_final_rows()`` rows).  The first state
+        also binds the driver's step to these types
         (:func:`~solitaire_env.common.batch_driver.bind_step`): they never change after that."""
-        old = getattr(self, "_final_state", None)
-        if old is None:
-            rows = self._final_obs.shape[0]
-            final = state._replace(**{f: np.zeros((rows, *getattr(state, f).shape[1:]), getattr(state, f).dtype)
-                                      for f in final_fields})  # fmt: skip
+        if final is not None:
+            self._final_state = final
             self._step_all = D.bind_step(state, final, self._io)
-        else:
-            final = state._replace(**{f: getattr(old, f) for f in final_fields})
         self._state = state
-        self._final_state = final
+
+    def _final_rows(self) -> int:
+        """How many rows the final state has: one per env in same_step mode, else one (unused)."""
+        return self._final_obs.shape[0]
 
     # ------------------------------------------------------------------ hooks
 
@@ -457,7 +453,7 @@ class BatchEnv(VectorEnv):
                 self._names[i] = self._names_ahead[i, self._seed_pos[i]]
                 self._seed_pos[i] += 1
         D.start_all(self._state, self._io)
-        self._io.elapsed[:] = 0
+        self._io.ints[D.I_ELAPSED] = 0
         self._autoreset[:] = False
         self._reasons[:] = 0
         self._flags[:] = False
@@ -504,7 +500,7 @@ class BatchEnv(VectorEnv):
             raise ValueError(f"action {bad!r} is outside 0..{num_actions - 1}")
         final_names = self._names
         if resets:
-            rows = self._io.reset_rows[:resets]
+            rows = self._io.ints[D.I_RESET_ROWS, :resets]
             if same_step:
                 final_names = self._names.copy()
             self._names[rows] = self._names_ahead[rows, self._seed_pos[rows] - 1]

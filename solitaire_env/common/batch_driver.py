@@ -14,19 +14,19 @@ for its own state type (a ``typing.NamedTuple`` of arrays, row ``i`` of each bei
 imported, which its ``batch.py`` does before any step: the driver compiles once per state
 type, and numba caches it like any kernel.  The hooks:
 
-- :func:`play_rows`: play the legal actions of the games ``io.rows[:count]``, updating their
-  flat observations and masks; per game ``i`` the points scored, the cards gained (the
-  ``progress`` reward), whether the game is won and whether no action is legal now go to
-  ``io.points[i]``, ``io.progress[i]``, ``io.won[i]`` and ``io.stuck[i]``.  A rule of the game
-  that truncates an episode sets ``io.cut[i]`` here (Forty Thieves: the repetition rule), and
+- :func:`play_rows`: play the legal actions of the games ``io.ints[I_ROWS, :count]``, updating
+  their flat observations and masks; per game the points scored, the cards gained (the
+  ``progress`` reward), whether the game is won and whether no action is legal now go to the
+  rows ``I_POINTS``, ``I_PROGRESS``, ``B_WON`` and ``B_STUCK``.  A rule of the game that
+  truncates an episode sets ``B_CUT`` here (Forty Thieves: the repetition rule), and
   ``io.flags[FLAG_GAME]`` is the game's own flag;
 - :func:`illegal_rows`: the reason codes of the illegal actions of the games
-  ``io.rows[start:]`` into ``io.reasons`` (never 0), and ``io.stuck``;
+  ``io.ints[I_ROWS, start:]`` into ``I_REASONS`` (never 0), and ``B_STUCK``;
 - :func:`deal_row`: deal game ``i`` from a deal seed;
 - :func:`start_row`: the observation (flat modes), mask and the game's own bookkeeping of game
   ``i`` just dealt;
-- :func:`save_final`: copy game ``i``'s state into the final state of a same_step reset
-  (another value of the same state type).
+- :func:`save_final`: copy game ``i``'s state into the final state of a same_step reset (the
+  game's type of it: what the final observation and info read).
 
 The moves are played a batch at a time (one call of :func:`play_rows` and one of
 :func:`illegal_rows` per step, each a loop in the game's module over arrays it takes out of
@@ -67,49 +67,44 @@ FLAG_SEEDS_USED, FLAG_ILLEGAL, FLAG_GAME = 0, 1, 2
 NUM_FLAGS = 3
 
 
-class BatchIO(NamedTuple):
-    """The arrays of a batch step that are the same for every game; row ``i`` is env ``i``.
+#: The rows of ``BatchIO.bools`` (per env): the step's termination and truncation; truncated
+#: by a rule of the game (Forty Thieves: the repetition rule); the episode ended at the last step
+#: (next_step mode: reset at this one); reset in this step; :func:`play_rows`' win and stuck
+#: (no action is legal, also after an illegal action); the cut of a same_step final state.
+B_TERMINATED, B_TRUNCATED, B_CUT, B_AUTORESET, B_DID_RESET, B_WON, B_STUCK, B_FINAL_CUT = range(8)
+NUM_BOOLS = 8
+#: The rows of ``BatchIO.ints`` (per env): the illegal-action reason code (0: legal) and that
+#: of a same_step final state; the envs reset in this step, in order (``[:resets]``); the steps
+#: of the episode so far (the time limit's count); the games whose actions :func:`play_rows`
+#: (from the front) and :func:`illegal_rows` (from the back) take; :func:`play_rows`' points and
+#: cards gained (the progress reward); the next of the seeds drawn ahead.
+I_REASONS, I_FINAL_REASONS, I_RESET_ROWS, I_ELAPSED, I_ROWS, I_POINTS, I_PROGRESS, I_SEED_POS = range(8)
+NUM_INTS = 8
 
-    The ``final_*`` arrays have one row per env in same_step mode (one row otherwise: unused).
+
+class BatchIO(NamedTuple):
+    """The arrays of a batch step that are the same for every game; column ``i`` (of ``bools``
+    and ``ints``) or row ``i`` (of the others) is env ``i``.
+
+    The per-env flags and counts are the rows of two arrays (``B_*``, ``I_*``): every array a
+    numba call takes from Python costs a tenth of a microsecond to pass.  ``final_obs`` and
+    ``final_mask`` have one row per env in same_step mode (one row otherwise: unused).
     """
 
     #: ``(N,)`` float64: the step's rewards.
     rewards: np.ndarray
-    #: ``(N,)`` bool: the step's terminations and truncations.
-    terminated: np.ndarray
-    truncated: np.ndarray
-    #: ``(N,)`` bool: truncated by a rule of the game (Forty Thieves: the repetition rule).
-    cut: np.ndarray
-    #: ``(N,)`` int64: the illegal-action reason code of the step (0: the action was legal).
-    reasons: np.ndarray
-    #: ``(N,)`` bool: the episode ended at the last step (next_step mode: reset at this one).
-    autoreset: np.ndarray
-    #: ``(N,)`` bool: the env was reset in this step; ``reset_rows[:resets]`` lists them in order.
-    did_reset: np.ndarray
-    reset_rows: np.ndarray
-    #: ``(N,)`` int64: the steps of the episode so far (the time limit's count).
-    elapsed: np.ndarray
-    #: ``(N,)`` int64: the games whose actions :func:`play_rows` (from the front) and
-    #: :func:`illegal_rows` (from the back) take.
-    rows: np.ndarray
-    #: ``(N,)``: what :func:`play_rows` says of a move: the points (int64), the cards gained
-    #: (int64), a win (bool); and whether no action is legal (bool, also after an illegal action).
-    points: np.ndarray
-    progress: np.ndarray
-    won: np.ndarray
-    stuck: np.ndarray
-    #: ``(N, block)`` int64: the random deal seeds drawn ahead; ``seed_pos[i]``: the next to deal.
+    #: ``(NUM_BOOLS, N)`` bool and ``(NUM_INTS, N)`` int64: the ``B_*`` and ``I_*`` rows.
+    bools: np.ndarray
+    ints: np.ndarray
+    #: ``(N, block)`` int64: the random deal seeds drawn ahead (``ints[I_SEED_POS, i]``: the next to deal).
     seeds: np.ndarray
-    seed_pos: np.ndarray
     #: ``(N, width)`` float32: the flat observations (one column in the dict modes).
     obs: np.ndarray
     #: ``(N, num_actions)`` int8: the action masks.
     mask: np.ndarray
-    #: The last observation, mask, reason code and cut of the envs a same_step step reset.
+    #: The last observation and mask of the envs a same_step step reset.
     final_obs: np.ndarray
     final_mask: np.ndarray
-    final_reasons: np.ndarray
-    final_cut: np.ndarray
     #: ``(NUM_FLAGS,)`` bool: the ``FLAG_*`` flags, set by the kernels, cleared by the Python side.
     flags: np.ndarray
     #: ``(NUM_CFG,)`` int64 and ``(2,)`` float64: the shared options (``C_*``, ``FC_*``).
@@ -120,20 +115,15 @@ class BatchIO(NamedTuple):
 def new_io(num_envs: int, seed_block: int, obs_width: int, num_actions: int, same_step: bool) -> BatchIO:
     """The zeroed :class:`BatchIO` of ``num_envs`` envs (``cfg`` and ``fcfg`` left 0)."""
     n = num_envs
-    m = n if same_step else 1  # the final_* arrays serve same_step mode only
+    m = n if same_step else 1  # final_obs and final_mask serve same_step mode only
+    ints = np.zeros((NUM_INTS, n), dtype=np.int64)
+    ints[I_SEED_POS] = seed_block
     return BatchIO(
-        rewards=np.zeros(n, dtype=np.float64), terminated=np.zeros(n, dtype=np.bool_),
-        truncated=np.zeros(n, dtype=np.bool_), cut=np.zeros(n, dtype=np.bool_), reasons=np.zeros(n, dtype=np.int64),
-        autoreset=np.zeros(n, dtype=np.bool_), did_reset=np.zeros(n, dtype=np.bool_),
-        reset_rows=np.zeros(n, dtype=np.int64), elapsed=np.zeros(n, dtype=np.int64), rows=np.zeros(n, dtype=np.int64),
-        points=np.zeros(n, dtype=np.int64), progress=np.zeros(n, dtype=np.int64), won=np.zeros(n, dtype=np.bool_),
-        stuck=np.zeros(n, dtype=np.bool_),
-        seeds=np.zeros((n, seed_block), dtype=np.int64), seed_pos=np.full(n, seed_block, dtype=np.int64),
-        obs=np.zeros((n, obs_width), dtype=np.float32), mask=np.zeros((n, num_actions), dtype=np.int8),
-        final_obs=np.zeros((m, obs_width), dtype=np.float32), final_mask=np.zeros((m, num_actions), dtype=np.int8),
-        final_reasons=np.zeros(m, dtype=np.int64), final_cut=np.zeros(m, dtype=np.bool_),
-        flags=np.zeros(NUM_FLAGS, dtype=np.bool_), cfg=np.zeros(NUM_CFG, dtype=np.int64),
-        fcfg=np.zeros(2, dtype=np.float64),
+        rewards=np.zeros(n, dtype=np.float64), bools=np.zeros((NUM_BOOLS, n), dtype=np.bool_), ints=ints,
+        seeds=np.zeros((n, seed_block), dtype=np.int64), obs=np.zeros((n, obs_width), dtype=np.float32),
+        mask=np.zeros((n, num_actions), dtype=np.int8), final_obs=np.zeros((m, obs_width), dtype=np.float32),
+        final_mask=np.zeros((m, num_actions), dtype=np.int8), flags=np.zeros(NUM_FLAGS, dtype=np.bool_),
+        cfg=np.zeros(NUM_CFG, dtype=np.int64), fcfg=np.zeros(2, dtype=np.float64),
     )  # fmt: skip
 
 
@@ -141,12 +131,12 @@ def new_io(num_envs: int, seed_block: int, obs_width: int, num_actions: int, sam
 
 
 def play_rows(state: Any, io: BatchIO, actions: np.ndarray, count: int, mode: int) -> None:
-    """Play the legal actions of the games ``io.rows[:count]`` (observation mode ``mode``, ``OBS_*``)."""
+    """Play the legal actions of the games ``io.ints[I_ROWS, :count]`` (observation mode ``mode``, ``OBS_*``)."""
     raise NotImplementedError
 
 
 def illegal_rows(state: Any, io: BatchIO, actions: np.ndarray, start: int) -> None:
-    """The reasons why the actions of the games ``io.rows[start:]`` are illegal."""
+    """The reasons why the actions of the games ``io.ints[I_ROWS, start:]`` are illegal."""
     raise NotImplementedError
 
 
@@ -161,7 +151,7 @@ def start_row(state: Any, obs: np.ndarray, mask: np.ndarray, i: int, mode: int) 
 
 
 def save_final(state: Any, final: Any, i: int) -> None:
-    """Copy game ``i`` of ``state`` into row ``i`` of ``final`` (same type) before its reset."""
+    """Copy game ``i`` of ``state`` into row ``i`` of ``final`` (the game's final state) before its reset."""
     raise NotImplementedError
 
 
@@ -209,21 +199,23 @@ def start_all(state: Any, io: BatchIO) -> None:
 @njit(cache=True, inline="always")
 def _restart(state: Any, io: BatchIO, i: int, resets: int, mode: int) -> None:
     """Deal env ``i`` its next random deal and start it; it is the ``resets``-th reset of the step."""
-    pos = io.seed_pos[i]
+    ints = io.ints
+    pos = ints[I_SEED_POS, i]
     deal_row(state, i, io.seeds[i, pos])
-    io.seed_pos[i] = pos + 1
+    ints[I_SEED_POS, i] = pos + 1
     if pos + 1 == io.seeds.shape[1]:
         io.flags[FLAG_SEEDS_USED] = True
     start_row(state, io.obs, io.mask, i, mode)
-    io.elapsed[i] = 0
-    io.reset_rows[resets] = i
-    io.did_reset[i] = True
+    ints[I_ELAPSED, i] = 0
+    ints[I_RESET_ROWS, resets] = i
+    io.bools[B_DID_RESET, i] = True
 
 
 @njit(cache=True)
 def step_all(state: Any, final: Any, io: BatchIO, actions: np.ndarray) -> int:
-    """One step of every game; returns how many games were reset (``io.reset_rows`` lists them),
-    or ``-(i + 1)`` without changing anything if action ``i`` is outside the action space.
+    """One step of every game; returns how many games were reset (``io.ints[I_RESET_ROWS]``
+    lists them), or ``-(i + 1)`` without changing anything if action ``i`` is outside the
+    action space.
 
     ``autoreset_mode`` next_step: a game that ended at the previous step is reset now and its
     action ignored (reward 0).  same_step: a game that ends now is reset at once, and its last
@@ -242,69 +234,74 @@ def step_all(state: Any, final: Any, io: BatchIO, actions: np.ndarray) -> int:
     for i in range(n):
         if actions[i] < 0 or actions[i] >= num_actions:
             return -(i + 1)
+    rewards, mask, b, k = io.rewards, io.mask, io.bools, io.ints
+    terminated, truncated, cut, autoreset = b[B_TERMINATED], b[B_TRUNCATED], b[B_CUT], b[B_AUTORESET]
+    did_reset = b[B_DID_RESET]
+    reasons, elapsed, rows, points, progress = k[I_REASONS], k[I_ELAPSED], k[I_ROWS], k[I_POINTS], k[I_PROGRESS]
+    won, stuck = b[B_WON], b[B_STUCK]
     resets = 0
-    count = 0  # legal actions, io.rows[:count]
-    start = n  # illegal ones, io.rows[start:]
+    count = 0  # legal actions, rows[:count]
+    start = n  # illegal ones, rows[start:]
     for i in range(n):
-        io.did_reset[i] = False
-        io.reasons[i] = 0
-        io.cut[i] = False
-        if io.autoreset[i]:  # next_step mode: the game ended at the last step
+        did_reset[i] = False
+        reasons[i] = 0
+        cut[i] = False
+        if autoreset[i]:  # next_step mode: the game ended at the last step
             _restart(state, io, i, resets, mode)
-            io.rewards[i] = 0.0
-            io.terminated[i] = False
-            io.truncated[i] = False
-            io.autoreset[i] = False
+            rewards[i] = 0.0
+            terminated[i] = False
+            truncated[i] = False
+            autoreset[i] = False
             resets += 1
         else:
-            io.elapsed[i] += 1
-            if io.mask[i, actions[i]]:
-                io.rows[count] = i
+            elapsed[i] += 1
+            if mask[i, actions[i]]:
+                rows[count] = i
                 count += 1
             else:
                 start -= 1
-                io.rows[start] = i
+                rows[start] = i
     if count:
         play_rows(state, io, actions, count, mode)
     if start < n:
         illegal_rows(state, io, actions, start)
         io.flags[FLAG_ILLEGAL] = True
     for i in range(n):
-        if io.did_reset[i]:
+        if did_reset[i]:
             continue
-        if io.reasons[i] == 0:
+        if reasons[i] == 0:
             if reward_mode == REWARD_SCORE:
-                io.rewards[i] = io.points[i]
+                rewards[i] = points[i]
             elif reward_mode == REWARD_WIN:
-                io.rewards[i] = 1.0 if io.won[i] else 0.0
+                rewards[i] = 1.0 if won[i] else 0.0
             else:
-                io.rewards[i] = io.progress[i] + (win_bonus if io.won[i] else 0.0)
-            io.terminated[i] = io.stuck[i]
+                rewards[i] = progress[i] + (win_bonus if won[i] else 0.0)
+            terminated[i] = stuck[i]
         else:
-            io.rewards[i] = penalty
-            io.terminated[i] = terminate_illegal or io.stuck[i]
-        io.truncated[i] = io.cut[i] or io.elapsed[i] >= max_steps
-        if io.terminated[i] or io.truncated[i]:
+            rewards[i] = penalty
+            terminated[i] = terminate_illegal or stuck[i]
+        truncated[i] = cut[i] or elapsed[i] >= max_steps
+        if terminated[i] or truncated[i]:
             if same_step:
                 if mode % 2 == 0:  # OBS_FLAT (0) or OBS_ORACLE (2): a flat observation
-                    for k in range(io.obs.shape[1]):
-                        io.final_obs[i, k] = io.obs[i, k]
-                for k in range(num_actions):
-                    io.final_mask[i, k] = io.mask[i, k]
-                io.final_reasons[i] = io.reasons[i]
-                io.final_cut[i] = io.cut[i]
+                    for c in range(io.obs.shape[1]):
+                        io.final_obs[i, c] = io.obs[i, c]
+                for c in range(num_actions):
+                    io.final_mask[i, c] = mask[i, c]
+                k[I_FINAL_REASONS, i] = reasons[i]
+                b[B_FINAL_CUT, i] = cut[i]
                 save_final(state, final, i)
                 _restart(state, io, i, resets, mode)
                 resets += 1
             else:
-                io.autoreset[i] = True
+                autoreset[i] = True
     return resets
 
 
 def bind_step(state: Any, final: Any, io: BatchIO) -> Any:
     """:func:`step_all` compiled (or loaded from the cache) for these types, as a function of
     ``(state, final, io, actions)`` that skips numba's dispatch on each call: the argument types
-    of a batch env never change, and reading the types of some 40 arrays in named tuples costs
+    of a batch env never change, and reading the types of some 25 arrays in named tuples costs
     a few microseconds a call.  ``actions`` must then be a C-contiguous int64 array."""
     actions = np.zeros(io.rewards.shape[0], dtype=np.int64)
     compile_for = getattr(step_all, "compile", None)

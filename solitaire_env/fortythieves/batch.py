@@ -233,9 +233,8 @@ class FortyThievesVectorEnv(BatchEnv):
         self._make_spaces(
             FortyThievesObserver(obs_mode).space, K.NUM_ACTIONS, K.ORACLE_SIZE if self._oracle else K.FLAT_SIZE
         )
-        state = K.new_state(n, cfg, REPEAT_TABLE_START if max_repeats is not None else 1)
-        self._keep_state(state)
-        m = self._final_obs.shape[0]
+        m = self._final_rows()
+        self._keep_state(K.new_state(n, cfg, REPEAT_TABLE_START if max_repeats is not None else 1), K.new_final(m))
         self._dict_arrays: dict[str, np.ndarray] = {}
         self._final_dict: dict[str, np.ndarray] = {}
         if not self._flat:
@@ -244,9 +243,9 @@ class FortyThievesVectorEnv(BatchEnv):
             self._dict_out = K.FortyThievesDictObs(**self._dict_arrays)
             self._final_dict_out = K.FortyThievesDictObs(**self._final_dict)
 
-    def _keep_state(self, state: K.FortyThievesBatchState) -> None:
-        """Play on ``state`` (new, or with grown repetition tables)."""
-        self._set_state(state, K.FINAL_FIELDS)
+    def _keep_state(self, state: K.FortyThievesBatchState, final: K.FortyThievesFinalState | None = None) -> None:
+        """Play on ``state`` (new, with its ``final`` state, or with grown repetition tables)."""
+        self._set_state(state, final)
         self._st, self._cols, self._waste, self._stock = state.st, state.cols, state.waste, state.stock
         self._zh, self._rep_keys, self._rep_counts = state.zh, state.rep_keys, state.rep_counts
         self._final_st = self._final_state.st

@@ -139,8 +139,7 @@ _SALT = GAME_SALT["FT"]
 
 class FortyThievesBatchState(NamedTuple):
     """The numba state of N Forty Thieves games: row ``i`` of each array is game ``i`` (the
-    module docstring has the layout).  A same_step step saves the final state of a game in
-    another value of this type (its :data:`FINAL_FIELDS`)."""
+    module docstring has the layout)."""
 
     #: ``(N, NUM_FIELDS)`` int64.
     st: np.ndarray
@@ -164,13 +163,27 @@ class FortyThievesBatchState(NamedTuple):
     cfg: np.ndarray
 
 
-#: The fields of a final state that :func:`save_final` writes (the others are the live state's).
-FINAL_FIELDS = ("st", "cols", "waste", "stock")
+class FortyThievesFinalState(NamedTuple):
+    """The games a same_step step reset, as they ended (:func:`save_final`): what their final
+    observation and info read, laid out as in :class:`FortyThievesBatchState`."""
+
+    st: np.ndarray
+    cols: np.ndarray
+    waste: np.ndarray
+    stock: np.ndarray
+
+
+def new_final(rows: int) -> FortyThievesFinalState:
+    """The final state of ``rows`` games."""
+    return FortyThievesFinalState(
+        st=np.zeros((rows, NUM_FIELDS), dtype=np.int64), cols=np.zeros((rows, NUM_COLUMNS, MAX_COLUMN), dtype=np.int8),
+        waste=np.zeros((rows, STOCK_SIZE), dtype=np.int8), stock=np.zeros((rows, STOCK_SIZE), dtype=np.int8),
+    )  # fmt: skip
 
 
 @njit(cache=True)
-def save_final(s: FortyThievesBatchState, final: FortyThievesBatchState, i: int) -> None:
-    """Game ``i``'s state into row ``i`` of ``final`` (its :data:`FINAL_FIELDS`)."""
+def save_final(s: FortyThievesBatchState, final: FortyThievesFinalState, i: int) -> None:
+    """Game ``i``'s state into row ``i`` of ``final``."""
     for j in range(NUM_COLUMNS):
         for d in range(MAX_COLUMN):
             final.cols[i, j, d] = s.cols[i, j, d]
@@ -272,8 +285,11 @@ def encode_flat(
 
 
 @njit(cache=True)
-def encode_dict(rows: np.ndarray, s: FortyThievesBatchState, out: FortyThievesDictObs, oracle: bool) -> None:
-    """The dict observation (FortyThievesObserver._dict) of the games in ``rows``, into their rows of ``out``."""
+def encode_dict(
+    rows: np.ndarray, s: FortyThievesBatchState | FortyThievesFinalState, out: FortyThievesDictObs, oracle: bool
+) -> None:
+    """The dict observation (FortyThievesObserver._dict) of the games in ``rows`` of a state or a
+    final state, into their rows of ``out``."""
     st, cols, waste, stock = s.st, s.cols, s.waste, s.stock
     for i in rows:
         for j in range(NUM_COLUMNS):
@@ -588,17 +604,17 @@ def rehash(old: FortyThievesBatchState, new: FortyThievesBatchState) -> None:
 
 @njit(cache=True)
 def play_rows(s: FortyThievesBatchState, io: D.BatchIO, actions: np.ndarray, count: int, mode: int) -> None:
-    """Play the legal actions of the games ``io.rows[:count]``: their observations, masks,
+    """Play the legal actions of the games ``io.ints[I_ROWS, :count]``: their observations, masks,
     position hashes and the repetition rule, and what the driver reads of each move (points,
     change of the founded cards, win, stuck).
 
-    The rule cuts the episode (``io.cut[i]``) when the position occurs for the ``max_repeats``-th
+    The rule cuts the episode (``B_CUT``) when the position occurs for the ``max_repeats``-th
     time since the last draw, and raises ``FLAG_GAME`` when a table is half full (the env grows
     the tables before the next step)."""
     st, cols, waste, stock, topped, srcbits, zh = s.st, s.cols, s.waste, s.stock, s.topped, s.srcbits, s.zh
     rep_keys, rep_counts, rep_epochs, cfg = s.rep_keys, s.rep_counts, s.rep_epochs, s.cfg
-    obs, mask, rows, cut, flags = io.obs, io.mask, io.rows, io.cut, io.flags
-    points, progress, won, stuck = io.points, io.progress, io.won, io.stuck
+    obs, mask, rows, cut, flags = io.obs, io.mask, io.ints[D.I_ROWS], io.bools[D.B_CUT], io.flags
+    points, progress, won, stuck = io.ints[D.I_POINTS], io.ints[D.I_PROGRESS], io.bools[D.B_WON], io.bools[D.B_STUCK]
     max_repeats = cfg[C_MAX_REPEATS]
     half = rep_keys.shape[1] // 2
     for k in range(count):
@@ -635,9 +651,10 @@ def play_rows(s: FortyThievesBatchState, io: D.BatchIO, actions: np.ndarray, cou
 
 @njit(cache=True)
 def illegal_rows(s: FortyThievesBatchState, io: D.BatchIO, actions: np.ndarray, start: int) -> None:
-    """The reasons of the illegal actions of the games ``io.rows[start:]``; a game is stuck
+    """The reasons of the illegal actions of the games ``io.ints[I_ROWS, start:]``; a game is stuck
     when no move was legal after its last one."""
-    st, cols, waste, cfg, rows, reasons, stuck = s.st, s.cols, s.waste, s.cfg, io.rows, io.reasons, io.stuck
+    st, cols, waste, cfg = s.st, s.cols, s.waste, s.cfg
+    rows, reasons, stuck = io.ints[D.I_ROWS], io.ints[D.I_REASONS], io.bools[D.B_STUCK]
     for k in range(start, rows.shape[0]):
         i = rows[k]
         reasons[i] = reason_of(i, actions[i], st, cols, waste, cfg)

@@ -242,13 +242,13 @@ class TriPeaksVectorEnv(BatchEnv):
             TriPeaksObserver(obs_mode).space, K.NUM_ACTIONS, K.ORACLE_SIZE if self._oracle else K.FLAT_SIZE
         )
         state = K.new_state(n, cfg)
-        self._set_state(state, K.FINAL_FIELDS)
+        self._set_state(state, K.new_final(self._final_rows()))
         self._st, self._tab, self._stock, self._counters = state.st, state.tab, state.stock, state.counters
         self._final_st = self._final_state.st
         self._dict_arrays: dict[str, np.ndarray] = {}
         if not self._flat:
             self._dict_arrays = self._new_dict_arrays(n)
-            self._final_dict = self._new_dict_arrays(self._final_obs.shape[0])
+            self._final_dict = self._new_dict_arrays(self._final_rows())
             self._dict_out = K.TriPeaksDictObs(**self._dict_arrays)
             self._final_dict_out = K.TriPeaksDictObs(**self._final_dict)
 

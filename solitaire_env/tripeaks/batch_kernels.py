@@ -143,8 +143,7 @@ _BIT_OF_MOD37 = R.BIT_OF_MOD37
 
 class TriPeaksBatchState(NamedTuple):
     """The numba state of N TriPeaks games: row ``i`` of each array is game ``i`` (the module
-    docstring has the layout).  A same_step step saves the final state of a game in another
-    value of this type (its :data:`FINAL_FIELDS`)."""
+    docstring has the layout)."""
 
     #: ``(N, NUM_FIELDS)`` int32 (a smaller working set than int64: 2-4 % a step).
     st: np.ndarray
@@ -161,13 +160,26 @@ class TriPeaksBatchState(NamedTuple):
     cfg: np.ndarray
 
 
-#: The fields of a final state that :func:`save_final` writes (the others are the live state's).
-FINAL_FIELDS = ("st", "tab", "stock")
+class TriPeaksFinalState(NamedTuple):
+    """The games a same_step step reset, as they ended (:func:`save_final`): what their final
+    observation and info read, laid out as in :class:`TriPeaksBatchState`."""
+
+    st: np.ndarray
+    tab: np.ndarray
+    stock: np.ndarray
+
+
+def new_final(rows: int) -> TriPeaksFinalState:
+    """The final state of ``rows`` games."""
+    return TriPeaksFinalState(
+        st=np.zeros((rows, NUM_FIELDS), dtype=np.int32), tab=np.zeros((rows, NUM_SLOTS), dtype=np.int8),
+        stock=np.zeros((rows, MAX_STOCK), dtype=np.int8),
+    )  # fmt: skip
 
 
 @njit(cache=True)
-def save_final(s: TriPeaksBatchState, final: TriPeaksBatchState, i: int) -> None:
-    """Game ``i``'s state into row ``i`` of ``final`` (its :data:`FINAL_FIELDS`)."""
+def save_final(s: TriPeaksBatchState, final: TriPeaksFinalState, i: int) -> None:
+    """Game ``i``'s state into row ``i`` of ``final``."""
     for k in range(NUM_SLOTS):
         final.tab[i, k] = s.tab[i, k]
     for k in range(MAX_STOCK):
@@ -470,8 +482,11 @@ def encode_flat(i: int, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, obs:
 
 
 @njit(cache=True)
-def encode_dict(rows: np.ndarray, s: TriPeaksBatchState, out: TriPeaksDictObs, oracle: bool) -> None:
-    """The dict observation (TriPeaksObserver._dict) of the games in ``rows``, into their rows of ``out``."""
+def encode_dict(
+    rows: np.ndarray, s: TriPeaksBatchState | TriPeaksFinalState, out: TriPeaksDictObs, oracle: bool
+) -> None:
+    """The dict observation (TriPeaksObserver._dict) of the games in ``rows`` of a state or a
+    final state, into their rows of ``out``."""
     st, tab, stock = s.st, s.tab, s.stock
     for i in rows:
         removed, face_up, seen = st[i, F_REMOVED], st[i, F_FACE_UP], st[i, F_SEEN]
@@ -554,11 +569,11 @@ def write_counters(i: int, st: np.ndarray, counters: np.ndarray) -> None:
 
 @njit(cache=True)
 def play_rows(s: TriPeaksBatchState, io: D.BatchIO, actions: np.ndarray, count: int, mode: int) -> None:
-    """Play the legal actions of the games ``io.rows[:count]``: their observations, masks and
-    counters, and what the driver reads of each move (points, cards cleared, win, stuck)."""
+    """Play the legal actions of the games ``io.ints[I_ROWS, :count]``: their observations, masks
+    and counters, and what the driver reads of each move (points, cards cleared, win, stuck)."""
     st, tab, stock, accept, counters, cfg = s.st, s.tab, s.stock, s.accept, s.counters, s.cfg
-    obs, mask, rows = io.obs, io.mask, io.rows
-    points, progress, won, stuck = io.points, io.progress, io.won, io.stuck
+    obs, mask, rows = io.obs, io.mask, io.ints[D.I_ROWS]
+    points, progress, won, stuck = io.ints[D.I_POINTS], io.ints[D.I_PROGRESS], io.bools[D.B_WON], io.bools[D.B_STUCK]
     for k in range(count):
         i = rows[k]
         old_score = st[i, F_SCORE]
@@ -573,9 +588,10 @@ def play_rows(s: TriPeaksBatchState, io: D.BatchIO, actions: np.ndarray, count: 
 
 @njit(cache=True)
 def illegal_rows(s: TriPeaksBatchState, io: D.BatchIO, actions: np.ndarray, start: int) -> None:
-    """The reasons of the illegal actions of the games ``io.rows[start:]``; a game is stuck
-    when the reason is that it is over."""
-    st, accept, cfg, rows, reasons, stuck = s.st, s.accept, s.cfg, io.rows, io.reasons, io.stuck
+    """The reasons of the illegal actions of the games ``io.ints[I_ROWS, start:]``; a game is
+    stuck when the reason is that it is over."""
+    st, accept, cfg = s.st, s.accept, s.cfg
+    rows, reasons, stuck = io.ints[D.I_ROWS], io.ints[D.I_REASONS], io.bools[D.B_STUCK]
     for k in range(start, rows.shape[0]):
         i = rows[k]
         reason = reason_of(i, actions[i], st, accept, cfg)
