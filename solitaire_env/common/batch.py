@@ -1,8 +1,12 @@
-"""What the batch environments share: arguments, seeding, deal codes, infos, autoreset.
+"""What the batch environments share: options, seeding, deal codes, infos, autoreset, the step.
 
 :class:`BatchEnv` is the Python side of a Gymnasium ``VectorEnv`` whose ``num_envs`` games live
 in arrays and are stepped by one numba call; a game's subclass (``TriPeaksVectorEnv``,
-``FortyThievesVectorEnv``) owns its state arrays and kernel calls and fills in the hooks below.
+``FortyThievesVectorEnv``) makes its state (a ``NamedTuple`` of arrays, its ``batch_kernels``'
+``...BatchState``), its deals, observations and infos, and fills in the hooks below.  The
+keywords every batch env takes are checked and held once, in :class:`BatchOptions`; the step's
+shared arrays are a :class:`~solitaire_env.common.batch_driver.BatchIO`, and the step itself is
+the numba driver of :mod:`solitaire_env.common.batch_driver`, the same for every game.
 
 Code outside the batch env (training code: :mod:`agents.training.advice`, :mod:`agents.training.move_values`,
 :mod:`agents.training.shaping`) reads a batch's games through its ``view()``: a ``NamedTuple`` of
@@ -13,8 +17,8 @@ functions take it as one argument and read its fields by name.  The kernels' pri
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from types import ModuleType
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -23,6 +27,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from solitaire_env.common import batch_driver as D
 from solitaire_env.common.deals import BASE32, SEED_BITS, DealCode, DealCodeError, parse_deal_code
 from solitaire_env.common.env import ILLEGAL_POLICIES, IllegalActionError, SolitaireEnv
 from solitaire_env.common.observer import OBS_MODES
@@ -74,21 +79,30 @@ def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
     return sorted_set[np.minimum(at, len(sorted_set) - 1)] == values
 
 
-class BatchEnv(VectorEnv):
-    """The shared part of the batch envs (see the subclasses for the documentation)."""
+@dataclass(frozen=True)
+class BatchOptions:
+    """The keywords that every batch env takes, checked (:meth:`check`); the game's own
+    keywords (rules, scoring...) are its env's.
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+    ``illegal_penalty`` is the reward's default when none was given, ``max_episode_steps`` a
+    very large number for no limit, and ``render_mode`` (which must be ``None``) is not kept.
+    """
 
-    #: Random deal seeds drawn ahead per env (the kernel takes one per reset).
-    _seed_block: ClassVar[int]
-    #: Reason code -> name / message arrays (see :func:`reason_tables`).
-    _reason_names: ClassVar[np.ndarray]
-    _reason_messages: ClassVar[np.ndarray]
-    #: The final flat observations of the envs a same_step step reset (the subclass makes it).
-    _final_obs: np.ndarray
+    num_envs: int
+    reward: str
+    win_bonus: float
+    obs_mode: str
+    illegal_action: str
+    illegal_penalty: float
+    max_episode_steps: int
+    autoreset_mode: AutoresetMode
+    copy: bool
+    #: The deal codes the random deals skip, as given (the game's env parses them).
+    exclude_codes: Iterable[Any] | None
 
-    def __init__(
-        self,
+    @classmethod
+    def check(
+        cls,
         num_envs: int,
         *,
         reward: str,
@@ -100,8 +114,9 @@ class BatchEnv(VectorEnv):
         autoreset_mode: str | AutoresetMode,
         copy: bool,
         render_mode: str | None,
-    ) -> None:
-        """Check and keep the arguments every batch env takes; make the per-env arrays they share."""
+        exclude_codes: Iterable[Any] | None,
+    ) -> BatchOptions:
+        """The options, or a ``ValueError`` that names the first bad one."""
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
         if render_mode is not None:
@@ -122,33 +137,61 @@ class BatchEnv(VectorEnv):
             max_episode_steps = 1 << 62
         if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int) or max_episode_steps < 1:
             raise ValueError(f"max_episode_steps must be a whole number >= 1 or None, got {max_episode_steps!r}")
-        n = self.num_envs = int(num_envs)
-        self.obs_mode = obs_mode
-        self._obs_index = OBS_MODES.index(obs_mode)
-        self.reward_mode = reward
-        self.illegal_action = illegal_action
         if illegal_penalty is None:
             illegal_penalty = SolitaireEnv.DEFAULT_PENALTY[reward]
-        self.illegal_penalty = float(illegal_penalty)
-        self.win_bonus = float(win_bonus)
-        self.max_episode_steps = max_episode_steps
-        self.autoreset_mode = _AUTORESET_MODES[autoreset_mode]
-        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
-        self.copy = bool(copy)
-        self.render_mode = None
-        self._fcfg = np.array([self.illegal_penalty, self.win_bonus], dtype=np.float64)
-        self._flat = obs_mode in ("flat", "oracle")
-        self._oracle = obs_mode.startswith("oracle")
+        return cls(
+            num_envs=int(num_envs), reward=reward, win_bonus=float(win_bonus), obs_mode=obs_mode,
+            illegal_action=illegal_action, illegal_penalty=float(illegal_penalty), max_episode_steps=max_episode_steps,
+            autoreset_mode=_AUTORESET_MODES[autoreset_mode], copy=bool(copy), exclude_codes=exclude_codes,
+        )  # fmt: skip
 
-        self._rewards = np.zeros(n, dtype=np.float64)
-        self._terminated = np.zeros(n, dtype=np.bool_)
-        self._truncated = np.zeros(n, dtype=np.bool_)
-        self._reasons = np.zeros(n, dtype=np.int64)
-        self._autoreset = np.zeros(n, dtype=np.bool_)
-        self._did_reset = np.zeros(n, dtype=np.bool_)
-        self._flags = np.zeros(2, dtype=np.bool_)  # set by the kernel; [0]: a seed block is used up
-        self._seeds = np.zeros((n, self._seed_block), dtype=np.int64)
-        self._seed_pos = np.full(n, self._seed_block, dtype=np.int64)
+    @classmethod
+    def of(cls, keywords: Mapping[str, Any]) -> BatchOptions:
+        """:meth:`check` the shared keywords among ``keywords`` (a batch env constructor's ``locals()``)."""
+        return cls.check(**{name: keywords[name] for name in _KEYWORDS})
+
+    @property
+    def same_step(self) -> bool:
+        """Whether an episode that ends is reset in the same step (``autoreset_mode="same_step"``)."""
+        return self.autoreset_mode == AutoresetMode.SAME_STEP
+
+
+#: The keywords of :meth:`BatchOptions.check`.
+_KEYWORDS = (
+    "num_envs", "reward", "win_bonus", "obs_mode", "illegal_action", "illegal_penalty", "max_episode_steps",
+    "autoreset_mode", "copy", "render_mode", "exclude_codes",
+)  # fmt: skip
+
+
+class BatchEnv(VectorEnv):
+    """The shared part of the batch envs (see the subclasses for the documentation)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+
+    #: Random deal seeds drawn ahead per env (the kernel takes one per reset).
+    _seed_block: ClassVar[int]
+    #: Reason code -> name / message arrays (see :func:`reason_tables`).
+    _reason_names: ClassVar[np.ndarray]
+    _reason_messages: ClassVar[np.ndarray]
+
+    def __init__(self, options: BatchOptions) -> None:
+        """Keep the checked options every batch env takes."""
+        self.options = options
+        self.num_envs = options.num_envs
+        self.obs_mode = options.obs_mode
+        self._obs_index = OBS_MODES.index(options.obs_mode)
+        self.reward_mode = options.reward
+        self.illegal_action = options.illegal_action
+        self.illegal_penalty = options.illegal_penalty
+        self.win_bonus = options.win_bonus
+        self.max_episode_steps = options.max_episode_steps
+        self.autoreset_mode = options.autoreset_mode
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        self.copy = options.copy
+        self.render_mode = None
+        self._flat = options.obs_mode in ("flat", "oracle")
+        self._oracle = options.obs_mode.startswith("oracle")
+        n = self.num_envs
         self._names_ahead = np.full((n, self._seed_block), None, dtype=object)
         self._names = np.full(n, None, dtype=object)
         self._generators: list[np.random.Generator | None] = [None] * n
@@ -156,21 +199,11 @@ class BatchEnv(VectorEnv):
         self._excluded: np.ndarray | None = None
         self._started = False
 
-    def _config(self, kernels: ModuleType) -> np.ndarray:
-        """The ``kernels``' int config array with the shared fields (reward, illegal policy, step
-        limit, autoreset mode, observation mode) filled in; the game's own fields are left 0."""
-        cfg = np.zeros(kernels.NUM_CFG, dtype=np.int64)
-        cfg[kernels.C_REWARD] = SolitaireEnv.REWARDS.index(self.reward_mode)
-        cfg[kernels.C_ILLEGAL] = ILLEGAL_POLICIES.index(self.illegal_action)
-        cfg[kernels.C_MAX_STEPS] = self.max_episode_steps
-        same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
-        cfg[kernels.C_AUTORESET] = kernels.AUTORESET_SAME_STEP if same_step else kernels.AUTORESET_NEXT_STEP
-        cfg[kernels.C_OBS] = self._obs_index
-        return cfg
-
-    def _exclude(self, codes: Iterable[Any] | None, game: str, rule: str, what: str) -> None:
-        """Keep the seeds of ``codes`` (deal codes of ``game`` with rule letter ``rule``, the codes
-        this env deals) out of the random deals; ``what`` names the env's rules in errors."""
+    def _exclude(self, game: str, rule: str, what: str) -> None:
+        """Keep the seeds of the options' ``exclude_codes`` (deal codes of ``game`` with rule letter
+        ``rule``, the codes this env deals) out of the random deals; ``what`` names the env's rules
+        in errors."""
+        codes = self.options.exclude_codes
         if codes is None:
             return
         if isinstance(codes, str | DealCode) or not isinstance(codes, Iterable):
@@ -197,14 +230,43 @@ class BatchEnv(VectorEnv):
         return 0 if self._excluded is None else len(self._excluded)
 
     def _make_spaces(self, single_observation_space: spaces.Space[Any], num_actions: int, flat_width: int) -> None:
-        """The spaces, and the observation and action-mask buffers the kernels write."""
+        """The spaces, and the step's shared arrays (:class:`~solitaire_env.common.batch_driver.BatchIO`)."""
         n = self.num_envs
         self.single_observation_space = single_observation_space
         self.observation_space = batch_space(single_observation_space, n)
         self.single_action_space = spaces.Discrete(num_actions)
         self.action_space = batch_space(self.single_action_space, n)
-        self._obs = np.zeros((n, flat_width if self._flat else 1), dtype=np.float32)
-        self._mask = np.zeros((n, num_actions), dtype=np.int8)
+        io = self._io = D.new_io(
+            n, self._seed_block, flat_width if self._flat else 1, num_actions, self.options.same_step
+        )
+        io.cfg[D.C_REWARD] = SolitaireEnv.REWARDS.index(self.reward_mode)
+        io.cfg[D.C_ILLEGAL] = ILLEGAL_POLICIES.index(self.illegal_action)
+        io.cfg[D.C_MAX_STEPS] = self.max_episode_steps
+        io.cfg[D.C_AUTORESET] = D.AUTORESET_SAME_STEP if self.options.same_step else D.AUTORESET_NEXT_STEP
+        io.cfg[D.C_OBS] = self._obs_index
+        io.fcfg[D.FC_PENALTY] = self.illegal_penalty
+        io.fcfg[D.FC_WIN_BONUS] = self.win_bonus
+        b, k = io.bools, io.ints
+        self._rewards, self._terminated, self._truncated = io.rewards, b[D.B_TERMINATED], b[D.B_TRUNCATED]
+        self._cut, self._autoreset, self._did_reset = b[D.B_CUT], b[D.B_AUTORESET], b[D.B_DID_RESET]
+        self._final_cut, self._reasons, self._final_reasons = b[D.B_FINAL_CUT], k[D.I_REASONS], k[D.I_FINAL_REASONS]
+        self._seeds, self._seed_pos, self._flags = io.seeds, k[D.I_SEED_POS], io.flags
+        self._obs, self._mask, self._final_obs, self._final_mask = io.obs, io.mask, io.final_obs, io.final_mask
+
+    def _set_state(self, state: Any, final: Any = None) -> None:
+        """Play on the game's numba state ``state`` (new, or with arrays replaced by larger ones of
+        the same types); ``final``, given with the first state, is where a same_step step saves
+        the games it resets (the game's final state type, ``_final_rows()`` rows).  The first state
+        also binds the driver's step to these types
+        (:func:`~solitaire_env.common.batch_driver.bind_step`): they never change after that."""
+        if final is not None:
+            self._final_state = final
+            self._step_all = D.bind_step(state, final, self._io)
+        self._state = state
+
+    def _final_rows(self) -> int:
+        """How many rows the final state has: one per env in same_step mode, else one (unused)."""
+        return self._final_obs.shape[0]
 
     # ------------------------------------------------------------------ hooks
 
@@ -229,10 +291,6 @@ class BatchEnv(VectorEnv):
         """Deal the random deal of ``seed`` to env ``i``."""
         raise NotImplementedError
 
-    def _start_all(self) -> None:
-        """Start every dealt game (observations, masks, counters)."""
-        raise NotImplementedError
-
     def _reset_info(self) -> dict[str, Any]:
         """The info of a reset."""
         raise NotImplementedError
@@ -242,15 +300,7 @@ class BatchEnv(VectorEnv):
         raise NotImplementedError
 
     def _before_step(self) -> None:
-        """Housekeeping of the kernel's flags before a step (beyond the seed refills)."""
-
-    def _step_kernel(self, acts: np.ndarray) -> int:
-        """One numba step of every env; the kernel's count of resets (negative: a bad action)."""
-        raise NotImplementedError
-
-    def _reset_rows(self, resets: int) -> np.ndarray:
-        """The envs the last step reset (``resets`` of them)."""
-        raise NotImplementedError
+        """Housekeeping of the game's flag (``io.flags[FLAG_GAME]``) before a step."""
 
     def _step_info(self) -> dict[str, Any]:
         """The info of a step (no same_step autoreset in it)."""
@@ -402,7 +452,8 @@ class BatchEnv(VectorEnv):
                 self._deal_seed(i, int(self._seeds[i, self._seed_pos[i]]))
                 self._names[i] = self._names_ahead[i, self._seed_pos[i]]
                 self._seed_pos[i] += 1
-        self._start_all()
+        D.start_all(self._state, self._io)
+        self._io.ints[D.I_ELAPSED] = 0
         self._autoreset[:] = False
         self._reasons[:] = 0
         self._flags[:] = False
@@ -423,6 +474,9 @@ class BatchEnv(VectorEnv):
             ):
                 raise ValueError(f"actions must be {n} whole numbers (shape ({n},)), got {actions!r}")
             acts = acts.astype(np.int64)
+        flags = acts.flags
+        if not (flags.c_contiguous and flags.aligned):  # what the bound step takes
+            acts = np.require(acts, np.int64, ["C", "A"])
         num_actions = self._mask.shape[1]
         if self.illegal_action == "raise":
             outside = (acts < 0) | (acts >= num_actions)
@@ -434,18 +488,19 @@ class BatchEnv(VectorEnv):
                 i = int(np.flatnonzero(illegal)[0])
                 reason, message = self._illegal(i, int(acts[i]))
                 raise IllegalActionError(reason, f"env {i}: {message}")
-        if self._flags[0]:
+        if self._flags[D.FLAG_SEEDS_USED]:
             self._refill(np.flatnonzero(self._seed_pos >= self._seed_block))
-            self._flags[0] = False
+            self._flags[D.FLAG_SEEDS_USED] = False
+        self._flags[D.FLAG_ILLEGAL] = False
         self._before_step()
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
-        resets = self._step_kernel(acts)
+        resets = self._step_all(self._state, self._final_state, self._io, acts)
         if resets < 0:  # nothing was changed
             bad = int(acts[-resets - 1])
             raise ValueError(f"action {bad!r} is outside 0..{num_actions - 1}")
         final_names = self._names
         if resets:
-            rows = self._reset_rows(resets)
+            rows = self._io.ints[D.I_RESET_ROWS, :resets]
             if same_step:
                 final_names = self._names.copy()
             self._names[rows] = self._names_ahead[rows, self._seed_pos[rows] - 1]

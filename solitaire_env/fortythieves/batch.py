@@ -17,7 +17,8 @@ from gymnasium.vector import AutoresetMode
 
 from solitaire_env import FORTYTHIEVES_MAX_STEPS
 from solitaire_env.common import batch as base
-from solitaire_env.common.batch import BatchEnv
+from solitaire_env.common.batch import BatchEnv, BatchOptions
+from solitaire_env.common.batch_driver import FLAG_GAME
 from solitaire_env.common.deals import parse_deal_code
 from solitaire_env.common.env import as_deal, parse_game_code
 from solitaire_env.fortythieves import batch_kernels as K
@@ -208,19 +209,16 @@ class FortyThievesVectorEnv(BatchEnv):
         render_mode: str | None = None,
         exclude_codes: Iterable[str] | None = None,
     ) -> None:
-        super().__init__(
-            num_envs, reward=reward, win_bonus=win_bonus, obs_mode=obs_mode,
-            illegal_action=illegal_action, illegal_penalty=illegal_penalty, max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode, copy=copy, render_mode=render_mode,
-        )  # fmt: skip
+        options = BatchOptions.of(locals())
         check_max_repeats(max_repeats)
         self.rules = FortyThievesRules(foundation_return=foundation_return)
         self.scoring = get_scoring(scoring)
-        self._exclude(exclude_codes, "FT", "N", "Forty Thieves")
+        super().__init__(options)
+        self._exclude("FT", "N", "Forty Thieves")
         n = self.num_envs
         self.max_repeats = max_repeats
 
-        cfg = self._config(K)
+        cfg = np.zeros(K.NUM_CFG, dtype=np.int64)
         cfg[K.C_RETURN] = self.rules.foundation_return
         start, floor, to_f, w_to_c, f_to_c, c_to_c, draw = _scoring_config(self.scoring)
         cfg[K.C_START] = start
@@ -232,42 +230,25 @@ class FortyThievesVectorEnv(BatchEnv):
         cfg[K.C_COLUMN_TO_COLUMN] = c_to_c
         cfg[K.C_DRAW_POINTS] = draw
         cfg[K.C_MAX_REPEATS] = 0 if max_repeats is None else max_repeats
-        self._cfg = cfg
         self._make_spaces(
             FortyThievesObserver(obs_mode).space, K.NUM_ACTIONS, K.ORACLE_SIZE if self._oracle else K.FLAT_SIZE
         )
-
-        self._st = np.zeros((n, K.NUM_FIELDS), dtype=np.int64)
-        self._cols = np.full((n, K.NUM_COLUMNS, K.MAX_COLUMN), -1, dtype=np.int8)
-        self._waste = np.full((n, K.STOCK_SIZE), -1, dtype=np.int8)
-        self._stock = np.full((n, K.STOCK_SIZE), -1, dtype=np.int8)
-        self._topped = np.zeros((n, 53), dtype=np.int64)
-        self._srcbits = np.zeros((n, K.NUM_SOURCES), dtype=np.int64)
-        self._zh = np.zeros(n, dtype=np.uint64)
-        cap = REPEAT_TABLE_START if max_repeats is not None else 1
-        self._rep_keys = np.zeros((n, cap), dtype=np.uint64)
-        self._rep_counts = np.zeros((n, cap), dtype=np.int32)
-        self._rep_epochs = np.zeros((n, cap), dtype=np.int64)
-        self._cut = np.zeros(n, dtype=np.bool_)
-        same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
-        m = n if same_step else 1  # the final_* buffers serve same_step mode only
-        self._final_obs = np.zeros((m, self._obs.shape[1]), dtype=np.float32)
-        self._final_st = np.zeros((m, K.NUM_FIELDS), dtype=np.int64)
-        self._final_cols = np.zeros((m, K.NUM_COLUMNS, K.MAX_COLUMN), dtype=np.int8)
-        self._final_waste = np.zeros((m, K.STOCK_SIZE), dtype=np.int8)
-        self._final_stock = np.zeros((m, K.STOCK_SIZE), dtype=np.int8)
-        self._final_mask = np.zeros((m, K.NUM_ACTIONS), dtype=np.int8)
-        self._final_reasons = np.zeros(m, dtype=np.int64)
-        self._final_cut = np.zeros(m, dtype=np.bool_)
-        self._deck = np.zeros(K.DECK_SIZE, dtype=np.int8)
-        self._rng = np.zeros(1, dtype=np.uint64)
-        self._reset_rows_buf = np.zeros(n, dtype=np.int64)  # the kernel lists the envs it reset
-        # self._flags[1]: set by the kernel when a repetition table is half full
+        m = self._final_rows()
+        self._keep_state(K.new_state(n, cfg, REPEAT_TABLE_START if max_repeats is not None else 1), K.new_final(m))
         self._dict_arrays: dict[str, np.ndarray] = {}
         self._final_dict: dict[str, np.ndarray] = {}
         if not self._flat:
             self._dict_arrays = self._new_dict_arrays(n)
             self._final_dict = self._new_dict_arrays(m)
+            self._dict_out = K.FortyThievesDictObs(**self._dict_arrays)
+            self._final_dict_out = K.FortyThievesDictObs(**self._final_dict)
+
+    def _keep_state(self, state: K.FortyThievesBatchState, final: K.FortyThievesFinalState | None = None) -> None:
+        """Play on ``state`` (new, with its ``final`` state, or with grown repetition tables)."""
+        self._set_state(state, final)
+        self._st, self._cols, self._waste, self._stock = state.st, state.cols, state.waste, state.stock
+        self._zh, self._rep_keys, self._rep_counts = state.zh, state.rep_keys, state.rep_counts
+        self._final_st = self._final_state.st
 
     # ------------------------------------------------------------------ public view
 
@@ -299,32 +280,16 @@ class FortyThievesVectorEnv(BatchEnv):
     def _dict_keys(self) -> tuple[str, ...]:
         return (*_DICT_KEYS, "stock") if self._oracle else _DICT_KEYS
 
-    def _encode_dict(
-        self,
-        rows: np.ndarray,
-        st: np.ndarray,
-        cols: np.ndarray,
-        waste: np.ndarray,
-        stock: np.ndarray,
-        out: dict[str, np.ndarray],
-    ) -> None:
-        K.encode_dict(
-            rows, st, cols, waste, stock, out["columns"], out["waste"], out["foundations"], out["unseen"],
-            out["counts"], out["stock"], self._oracle,
-        )  # fmt: skip
-
     def _observation(self) -> Any:
         if self._flat:
             return self._obs.copy() if self.copy else self._obs
-        self._encode_dict(np.arange(self.num_envs), self._st, self._cols, self._waste, self._stock, self._dict_arrays)
+        K.encode_dict(np.arange(self.num_envs), self._state, self._dict_out, self._oracle)
         if self.copy:
             return {k: self._dict_arrays[k].copy() for k in self._dict_keys}
         return {k: self._dict_arrays[k] for k in self._dict_keys}
 
     def _encode_final(self, rows: np.ndarray) -> None:
-        self._encode_dict(
-            rows, self._final_st, self._final_cols, self._final_waste, self._final_stock, self._final_dict
-        )  # fmt: skip
+        K.encode_dict(rows, self._final_state, self._final_dict_out, self._oracle)
 
     def _final_dict_obs(self, i: int) -> dict[str, Any]:
         return {k: self._final_dict[k][i].copy() for k in self._dict_keys}
@@ -335,12 +300,9 @@ class FortyThievesVectorEnv(BatchEnv):
     def _grow_tables(self) -> None:
         """Double the repetition tables until none is half full."""
         while int(self._st[:, K.F_REP_N].max()) >= self._rep_keys.shape[1] // 2:
-            n, cap = self._rep_keys.shape[0], 2 * self._rep_keys.shape[1]
-            keys = np.zeros((n, cap), dtype=np.uint64)
-            counts = np.zeros((n, cap), dtype=np.int32)
-            epochs = np.zeros((n, cap), dtype=np.int64)
-            K.rehash(self._st, self._rep_keys, self._rep_counts, self._rep_epochs, keys, counts, epochs)
-            self._rep_keys, self._rep_counts, self._rep_epochs = keys, counts, epochs
+            grown = K.grown(self._state)
+            K.rehash(self._state, grown)
+            self._keep_state(grown)
 
     def _info(
         self,
@@ -398,41 +360,20 @@ class FortyThievesVectorEnv(BatchEnv):
 
     def _start_deal(self, i: int, deal: Any) -> str:
         deck = np.array([c for col in deal.columns for c in col] + list(deal.stock), dtype=np.int8)
-        K.start_game(i, deck, self._st, self._cols, self._waste, self._stock, self._topped, self._zh, self._cfg)
+        K.start_game(self._state, i, deck)
         return str(deal)
 
     def _deal_seed(self, i: int, seed: int) -> None:
-        K.deal_seed(
-            i, seed, self._st, self._cols, self._waste, self._stock, self._topped, self._zh, self._cfg, self._deck,
-            self._rng,
-        )  # fmt: skip
+        K.deal_row(self._state, i, seed)
 
     # ------------------------------------------------------------------ kernels
 
-    def _start_all(self) -> None:
-        K.start_all(
-            self._st, self._cols, self._waste, self._stock, self._topped, self._srcbits, self._zh, self._rep_keys,
-            self._rep_counts, self._rep_epochs, self._cfg, self._obs, self._mask, self._flat, self._oracle,
-        )  # fmt: skip
-
     def _illegal(self, i: int, action: int) -> tuple[str, str]:
-        reason = K.REASON_NAMES[K.reason_of(i, action, self._st, self._cols, self._waste, self._cfg)]
+        state = self._state
+        reason = K.REASON_NAMES[K.reason_of(i, action, state.st, state.cols, state.waste, state.cfg)]
         return reason, REASONS[reason]
 
     def _before_step(self) -> None:
-        if self._flags[1]:
+        if self._flags[FLAG_GAME]:  # a repetition table is half full
             self._grow_tables()
-            self._flags[1] = False
-
-    def _step_kernel(self, acts: np.ndarray) -> int:
-        return K.step_all(
-            acts, self._st, self._cols, self._waste, self._stock, self._topped, self._srcbits, self._zh,
-            self._rep_keys, self._rep_counts, self._rep_epochs, self._cfg, self._fcfg, self._obs, self._mask,
-            self._rewards, self._terminated, self._truncated, self._reasons, self._cut, self._autoreset,
-            self._did_reset, self._seeds, self._seed_pos, self._final_obs, self._final_st, self._final_cols,
-            self._final_waste, self._final_stock, self._final_mask, self._final_reasons, self._final_cut,
-            self._deck, self._rng, self._reset_rows_buf, self._flags,
-        )  # fmt: skip
-
-    def _reset_rows(self, resets: int) -> np.ndarray:
-        return self._reset_rows_buf[:resets]
+            self._flags[FLAG_GAME] = False

@@ -16,7 +16,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from solitaire_env.common import batch as base
-from solitaire_env.common.batch import BatchEnv
+from solitaire_env.common.batch import BatchEnv, BatchOptions
+from solitaire_env.common.batch_driver import FLAG_ILLEGAL
 from solitaire_env.common.deals import DealStringError
 from solitaire_env.common.env import as_deal, parse_game_code
 from solitaire_env.tripeaks import batch_kernels as K
@@ -38,6 +39,7 @@ _INFO_FIELDS = (
 _INFO_KEYS = tuple(key for key, _ in _INFO_FIELDS)
 _INFO_KEY_PAIRS = tuple((key, f"_{key}") for key in _INFO_KEYS)
 _INFO_COLUMNS = np.array([field for _, field in _INFO_FIELDS])
+assert len(_INFO_KEYS) == K.NUM_COUNTERS
 
 
 class TriPeaksBatchView(NamedTuple):
@@ -222,45 +224,33 @@ class TriPeaksVectorEnv(BatchEnv):
         render_mode: str | None = None,
         exclude_codes: Iterable[str] | None = None,
     ) -> None:
-        super().__init__(
-            num_envs, reward=reward, win_bonus=win_bonus, obs_mode=obs_mode,
-            illegal_action=illegal_action, illegal_penalty=illegal_penalty, max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode, copy=copy, render_mode=render_mode,
-        )  # fmt: skip
+        options = BatchOptions.of(locals())
         self.rules = TriPeaksRules(wrap=wrap, draw=draw, faces=faces, waste_start=waste_start, jokers=jokers)  # type: ignore[arg-type]
         self.scoring = get_scoring(scoring)
-        self._exclude(exclude_codes, "TP", self.rules.rule_letter, f"wrap={self.rules.wrap}")
+        super().__init__(options)
+        self._exclude("TP", self.rules.rule_letter, f"wrap={self.rules.wrap}")
         n = self.num_envs
 
-        cfg = self._config(K)
+        cfg = np.zeros(K.NUM_CFG, dtype=np.int64)
         cfg[K.C_WHEN_STUCK] = self.rules.draw == "when_stuck"
         cfg[K.C_OPEN] = self.rules.faces == "open"
         cfg[K.C_WASTE_EMPTY] = self.rules.waste_start == "empty"
         cfg[K.C_JOKERS] = self.rules.jokers
         cfg[K.C_START : K.C_CLEAR + 1] = _scoring_config(self.scoring)
         cfg[K.C_WRAP] = self.rules.wrap
-        self._cfg = cfg
         self._make_spaces(
             TriPeaksObserver(obs_mode).space, K.NUM_ACTIONS, K.ORACLE_SIZE if self._oracle else K.FLAT_SIZE
         )
-
-        self._st = np.zeros((n, K.NUM_FIELDS), dtype=np.int32)  # int32: a smaller working set than int64 (2-4 % a step)
-        self._tab = np.zeros((n, K.NUM_SLOTS), dtype=np.int8)
-        self._stock = np.full((n, K.MAX_STOCK), -1, dtype=np.int8)
-        self._accept = np.zeros((n, 15), dtype=np.int32)
-        self._final_obs = np.zeros_like(self._obs)
-        self._final_st = np.zeros_like(self._st)
-        self._final_tab = np.zeros_like(self._tab)
-        self._final_stock = np.zeros_like(self._stock)
-        self._final_mask = np.zeros_like(self._mask)
-        self._final_reasons = np.zeros_like(self._reasons)
-        self._rest = np.zeros(K.MAX_STOCK + 1, dtype=np.int64)
-        self._counters = np.zeros((len(_INFO_KEYS), n), dtype=np.int64)  # the info's counters, kept by the kernels
-        # self._flags[1]: set by the kernel when an action was illegal
+        state = K.new_state(n, cfg)
+        self._set_state(state, K.new_final(self._final_rows()))
+        self._st, self._tab, self._stock, self._counters = state.st, state.tab, state.stock, state.counters
+        self._final_st = self._final_state.st
         self._dict_arrays: dict[str, np.ndarray] = {}
         if not self._flat:
-            self._dict_arrays = self._new_dict_arrays()
-            self._final_dict = self._new_dict_arrays()
+            self._dict_arrays = self._new_dict_arrays(n)
+            self._final_dict = self._new_dict_arrays(self._final_rows())
+            self._dict_out = K.TriPeaksDictObs(**self._dict_arrays)
+            self._final_dict_out = K.TriPeaksDictObs(**self._final_dict)
 
     # ------------------------------------------------------------------ public view
 
@@ -279,8 +269,7 @@ class TriPeaksVectorEnv(BatchEnv):
 
     # ------------------------------------------------------------------ helpers
 
-    def _new_dict_arrays(self) -> dict[str, np.ndarray]:
-        n = self.num_envs
+    def _new_dict_arrays(self, n: int) -> dict[str, np.ndarray]:
         arrays: dict[str, np.ndarray] = {
             "tableau": np.zeros((n, K.NUM_SLOTS), dtype=np.int64),
             "waste": np.zeros(n, dtype=np.int64),
@@ -292,14 +281,6 @@ class TriPeaksVectorEnv(BatchEnv):
         arrays["stock"] = np.zeros((n, K.MAX_STOCK), dtype=np.int64)
         return arrays
 
-    def _encode_dict(
-        self, rows: np.ndarray, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, out: dict[str, np.ndarray]
-    ) -> None:
-        K.encode_dict(
-            rows, st, tab, stock, out["tableau"], out["waste"], out["unseen"], out["counts"],
-            out["hidden_tableau"], out["stock"], self._oracle,
-        )  # fmt: skip
-
     def _dict_obs(self, arrays: dict[str, np.ndarray], rows: Any = slice(None)) -> dict[str, np.ndarray]:
         keys = ("tableau", "waste", "unseen", "counts", "hidden_tableau", "stock") if self._oracle else (
             "tableau", "waste", "unseen", "counts")  # fmt: skip
@@ -308,13 +289,13 @@ class TriPeaksVectorEnv(BatchEnv):
     def _observation(self) -> Any:
         if self._flat:
             return self._obs.copy() if self.copy else self._obs
-        self._encode_dict(np.arange(self.num_envs), self._st, self._tab, self._stock, self._dict_arrays)
+        K.encode_dict(np.arange(self.num_envs), self._state, self._dict_out, self._oracle)
         if self.copy:
             return self._dict_obs(self._dict_arrays)
         return {k: v for k, v in self._dict_arrays.items() if self._oracle or k not in ("hidden_tableau", "stock")}
 
     def _encode_final(self, rows: np.ndarray) -> None:
-        self._encode_dict(rows, self._final_st, self._final_tab, self._final_stock, self._final_dict)
+        K.encode_dict(rows, self._final_state, self._final_dict_out, self._oracle)
 
     def _final_dict_obs(self, i: int) -> dict[str, Any]:
         one = self._dict_obs(self._final_dict, slice(i, i + 1))
@@ -346,11 +327,11 @@ class TriPeaksVectorEnv(BatchEnv):
         return self._info(self._counters, self._mask, self._names, self._reasons, None, False)
 
     def _step_info(self) -> dict[str, Any]:
-        return self._info(self._counters, self._mask, self._names, self._reasons, None, bool(self._flags[1]))
+        return self._info(self._counters, self._mask, self._names, self._reasons, None, bool(self._flags[FLAG_ILLEGAL]))
 
     def _same_step_infos(self, done: np.ndarray, final_names: np.ndarray) -> tuple[dict[str, Any], dict[str, Any]]:
         reasons = np.where(done, 0, self._reasons)
-        illegal = bool(self._flags[1])
+        illegal = bool(self._flags[FLAG_ILLEGAL])
         info = self._info(self._counters, self._mask, self._names, reasons, None, illegal)
         final_counters = self._final_st[:, _INFO_COLUMNS].T.astype(np.int64)
         final_info = self._info(final_counters, self._final_mask, final_names, self._final_reasons, done, illegal)
@@ -382,40 +363,20 @@ class TriPeaksVectorEnv(BatchEnv):
     def _start_deal(self, i: int, deal: Any) -> str:
         deal = self._check_deal(deal)
         self._tab[i] = deal.tableau
-        rest = np.array([deal.waste, *deal.stock], dtype=np.int64)
-        K.start_game(
-            i, self._st, self._tab, self._stock, self._accept, self._cfg, rest, len(rest), int(self.rules.wrap)
-        )
+        rest = [deal.waste, *deal.stock]
+        self._state.rest[: len(rest)] = rest
+        K.start_game(self._state, i, len(rest), int(self.rules.wrap))
         return str(deal)
 
     def _reset_from_seed(self, i: int, seed: int, wrap: int) -> None:
-        K.reset_from_seed(i, seed, wrap, self._st, self._tab, self._stock, self._accept, self._cfg, self._rest)
+        K.reset_from_seed(self._state, i, seed, wrap)
 
     def _deal_seed(self, i: int, seed: int) -> None:
         self._reset_from_seed(i, seed, int(self.rules.wrap))
 
     # ------------------------------------------------------------------ kernels
 
-    def _start_all(self) -> None:
-        K.start_all(
-            self._st, self._tab, self._stock, self._accept, self._cfg, self._obs, self._mask, self._counters,
-            self._flat, self._oracle,
-        )  # fmt: skip
-
     def _illegal(self, i: int, action: int) -> tuple[str, str]:
-        reason = K.REASON_NAMES[K.reason_of(i, action, self._st, self._accept, self._cfg)]
+        state = self._state
+        reason = K.REASON_NAMES[K.reason_of(i, action, state.st, state.accept, state.cfg)]
         return reason, REASONS[reason]
-
-    def _before_step(self) -> None:
-        self._flags[1] = False
-
-    def _step_kernel(self, acts: np.ndarray) -> int:
-        return K.step_all(
-            acts, self._st, self._tab, self._stock, self._accept, self._cfg, self._fcfg, self._obs, self._mask,
-            self._rewards, self._terminated, self._truncated, self._reasons, self._autoreset, self._did_reset,
-            self._seeds, self._seed_pos, self._final_obs, self._final_st, self._final_tab, self._final_stock,
-            self._final_mask, self._final_reasons, self._counters, self._flags,
-        )  # fmt: skip
-
-    def _reset_rows(self, resets: int) -> np.ndarray:
-        return np.flatnonzero(self._did_reset)

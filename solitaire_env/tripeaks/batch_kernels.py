@@ -5,23 +5,34 @@ The rules are those of :class:`~solitaire_env.tripeaks.game.TriPeaksGame`, the d
 :class:`~solitaire_env.tripeaks.observe.TriPeaksObserver`; ``tests/generic/test_batch_equals_single.py``
 checks all three against the rules core on thousands of random deals and actions.
 
-State of game ``i`` is row ``i`` of a few arrays:
+The step itself is the shared driver's (:func:`solitaire_env.common.batch_driver.step_all`:
+autoreset, rewards, illegal actions, the time limit, same_step resets); this module plugs
+TriPeaks' hooks into it for :class:`TriPeaksBatchState` (:func:`play_rows`,
+:func:`illegal_rows`, :func:`deal_row`, :func:`start_row`, :func:`save_final`): playing a batch
+of moves, the reasons of illegal ones, dealing and starting a game, saving a final state.  The
+kernels below the hooks take the arrays they need (the hooks take them out of the state once).
+
+The state of game ``i`` is row ``i`` of the arrays of a :class:`TriPeaksBatchState`:
 
 - ``st[i, F_*]``: the integers of the game (bit masks over the 28 slots, stock position,
-  waste top, counters, the step count of the time limit...);
+  waste top, counters, the legal-action bits...);
 - ``tab[i]``: the card of each slot; ``stock[i]``: the stock in draw order (52 = joker);
 - ``accept[i, k]``: the slots playable on a waste key ``k`` (0 = empty waste or joker, else
-  the rank), as in the rules core.
+  the rank), as in the rules core;
+- ``counters[:, i]``: the info's counters (:func:`write_counters`).
 
-``cfg`` holds the rule options, the scoring, the reward and the illegal-action policy as
-integers (``C_*``), ``fcfg`` the two float options.
+Its ``cfg`` holds the rule options and the scoring as integers (``C_*``); the options every
+batch env has (reward, illegal-action policy, time limit...) are the driver's.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
+from solitaire_env.common import batch_driver as D
 from solitaire_env.common.cards import JOKER, SUITS, rank_of, suit_of
 from solitaire_env.common.deals import GAME_SALT
 from solitaire_env.common.splitmix import below, next64
@@ -69,20 +80,17 @@ F_REMOVED, F_EXPOSED, F_FACE_UP, F_SEEN = 0, 1, 2, 3
 F_STOCK_POS, F_STOCK_SEEN, F_STOCK_LEN = 4, 5, 6
 F_WASTE, F_KEY, F_FIRST_WASTE = 7, 8, 9  # waste top (-1 empty); key; the deal's waste card if seen at start (-1)
 F_SCORE, F_MOVES, F_CHAIN, F_LONGEST, F_APEXES = 10, 11, 12, 13, 14
-F_ELAPSED, F_WRAP, F_JOKERS_UNSEEN, F_CLEARED, F_LEGAL = 15, 16, 17, 18, 19  # F_LEGAL: the legal-action bits
-NUM_FIELDS = 20
+F_WRAP, F_JOKERS_UNSEEN, F_CLEARED, F_LEGAL = 15, 16, 17, 18  # F_LEGAL: the legal-action bits
+NUM_FIELDS = 19
 
 # --- cfg entries
 C_WHEN_STUCK, C_OPEN, C_WASTE_EMPTY, C_JOKERS = 0, 1, 2, 3
 C_START, C_HAS_FLOOR, C_FLOOR, C_REMOVAL, C_CHAIN_POINTS, C_DRAW_POINTS = 4, 5, 6, 7, 8, 9
 C_APEX1, C_APEX2, C_APEX3, C_GROUP, C_CLEAR = 10, 11, 12, 13, 14
-C_REWARD, C_ILLEGAL, C_MAX_STEPS, C_AUTORESET, C_OBS, C_WRAP = 15, 16, 17, 18, 19, 20
-NUM_CFG = 21  # C_WRAP: the env's own wrap rule (random deals)
-REWARD_SCORE, REWARD_WIN, REWARD_PROGRESS = 0, 1, 2
-ILLEGAL_PENALIZE, ILLEGAL_RAISE, ILLEGAL_TERMINATE = 0, 1, 2
-AUTORESET_NEXT_STEP, AUTORESET_SAME_STEP = 0, 1
-OBS_FLAT, OBS_DICT, OBS_ORACLE, OBS_ORACLE_DICT = 0, 1, 2, 3
-FC_PENALTY, FC_WIN_BONUS = 0, 1
+C_WRAP = 15  # the env's own wrap rule (random deals)
+NUM_CFG = 16
+#: The info's counters, in the order of the rows of ``counters`` (:func:`write_counters`).
+NUM_COUNTERS = 5
 
 # --- illegal reason codes (index into REASON_NAMES; 0 = legal)
 REASON_NAMES = ("", "not_adjacent", "covered", "face_down", "removed", "stock_empty", "draw_not_allowed", "game_over")
@@ -133,6 +141,75 @@ _SUIT = np.array([suit_of(c) for c in range(DECK_SIZE + 1)], dtype=np.int64)
 _BIT_OF_MOD37 = R.BIT_OF_MOD37
 
 
+class TriPeaksBatchState(NamedTuple):
+    """The numba state of N TriPeaks games: row ``i`` of each array is game ``i`` (the module
+    docstring has the layout)."""
+
+    #: ``(N, NUM_FIELDS)`` int32 (a smaller working set than int64: 2-4 % a step).
+    st: np.ndarray
+    #: ``(N, 28)`` int8 and ``(N, MAX_STOCK)`` int8: the cards of the slots and of the stock.
+    tab: np.ndarray
+    stock: np.ndarray
+    #: ``(N, 15)`` int32: the slots playable on each waste key.
+    accept: np.ndarray
+    #: ``(NUM_COUNTERS, N)`` int64: the info's counters.
+    counters: np.ndarray
+    #: ``(MAX_STOCK + 1,)`` int64 scratch: a deal's waste card then stock.
+    rest: np.ndarray
+    #: ``(NUM_CFG,)`` int64: the rule options and the scoring.
+    cfg: np.ndarray
+
+
+class TriPeaksFinalState(NamedTuple):
+    """The games a same_step step reset, as they ended (:func:`save_final`): what their final
+    observation and info read, laid out as in :class:`TriPeaksBatchState`."""
+
+    st: np.ndarray
+    tab: np.ndarray
+    stock: np.ndarray
+
+
+def new_final(rows: int) -> TriPeaksFinalState:
+    """The final state of ``rows`` games."""
+    return TriPeaksFinalState(
+        st=np.zeros((rows, NUM_FIELDS), dtype=np.int32), tab=np.zeros((rows, NUM_SLOTS), dtype=np.int8),
+        stock=np.zeros((rows, MAX_STOCK), dtype=np.int8),
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def save_final(s: TriPeaksBatchState, final: TriPeaksFinalState, i: int) -> None:
+    """Game ``i``'s state into row ``i`` of ``final``."""
+    for k in range(NUM_SLOTS):
+        final.tab[i, k] = s.tab[i, k]
+    for k in range(MAX_STOCK):
+        final.stock[i, k] = s.stock[i, k]
+    for f in range(NUM_FIELDS):
+        final.st[i, f] = s.st[i, f]
+
+
+def new_state(num_envs: int, cfg: np.ndarray) -> TriPeaksBatchState:
+    """The state arrays of ``num_envs`` games (not dealt yet)."""
+    n = num_envs
+    return TriPeaksBatchState(
+        st=np.zeros((n, NUM_FIELDS), dtype=np.int32), tab=np.zeros((n, NUM_SLOTS), dtype=np.int8),
+        stock=np.full((n, MAX_STOCK), -1, dtype=np.int8), accept=np.zeros((n, 15), dtype=np.int32),
+        counters=np.zeros((NUM_COUNTERS, n), dtype=np.int64), rest=np.zeros(MAX_STOCK + 1, dtype=np.int64), cfg=cfg,
+    )  # fmt: skip
+
+
+class TriPeaksDictObs(NamedTuple):
+    """The dict observation's arrays of N games (:func:`encode_dict`), named as its keys."""
+
+    tableau: np.ndarray
+    waste: np.ndarray
+    unseen: np.ndarray
+    counts: np.ndarray
+    #: written in the oracle modes only
+    hidden_tableau: np.ndarray
+    stock: np.ndarray
+
+
 # --------------------------------------------------------------------------- deals
 
 
@@ -166,23 +243,14 @@ def deal_from_seed(seed: int, jokers: int, tableau: np.ndarray, rest: np.ndarray
 # --------------------------------------------------------------------------- game
 
 
-@njit(cache=True)
-def start_game(
-    i: int,
-    st: np.ndarray,
-    tab: np.ndarray,
-    stock: np.ndarray,
-    accept: np.ndarray,
-    cfg: np.ndarray,
-    rest: np.ndarray,
-    n_rest: int,
-    wrap: int,
-) -> None:
-    """Game ``i`` from its tableau (already in ``tab[i]``) and ``rest`` = waste card then stock."""
+@njit(cache=True, inline="always")  # inlined into the deal of a reset: one call less
+def start_game(s: TriPeaksBatchState, i: int, n_rest: int, wrap: int) -> None:
+    """Game ``i`` from its tableau (already in ``s.tab[i]``) and ``s.rest[:n_rest]`` = waste card then stock."""
+    st, tab, stock, cfg, rest = s.st, s.tab, s.stock, s.cfg, s.rest
     slot_rank = np.empty(NUM_SLOTS, dtype=np.int64)
-    for s in range(NUM_SLOTS):
-        slot_rank[s] = R.card_key(tab[i, s])
-    R.accept_masks(slot_rank, wrap, accept[i])
+    for k in range(NUM_SLOTS):
+        slot_rank[k] = R.card_key(tab[i, k])
+    R.accept_masks(slot_rank, wrap, s.accept[i])
     if cfg[C_WASTE_EMPTY]:
         for k in range(n_rest):
             stock[i, k] = rest[k]
@@ -215,7 +283,6 @@ def start_game(
     st[i, F_CHAIN] = 0
     st[i, F_LONGEST] = 0
     st[i, F_APEXES] = 0
-    st[i, F_ELAPSED] = 0
     st[i, F_CLEARED] = 0
     st[i, F_WRAP] = wrap
 
@@ -249,18 +316,12 @@ def reason_of(i: int, a: int, st: np.ndarray, accept: np.ndarray, cfg: np.ndarra
 
 @njit(cache=True, inline="always")
 def _play(
-    i: int,
-    a: int,
-    st: np.ndarray,
-    tab: np.ndarray,
-    stock: np.ndarray,
-    cfg: np.ndarray,
-    obs: np.ndarray,
-    flat: bool,
-    oracle: bool,
+    i: int, a: int, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, cfg: np.ndarray, obs: np.ndarray, mode: int
 ) -> int:
     """Play the legal action ``a`` in game ``i`` (and update its flat observation, row ``i`` of ``obs``,
-    if ``flat``); returns the cards the move cleared (0 or 1)."""
+    in the flat observation modes ``mode``); returns the cards the move cleared (0 or 1)."""
+    flat = mode % 2 == 0  # OBS_FLAT (0) or OBS_ORACLE (2)
+    oracle = mode == D.OBS_ORACLE
     st[i, F_MOVES] += 1
     old_waste = st[i, F_WASTE]
     if a == DRAW:
@@ -390,10 +451,10 @@ def encode_flat(i: int, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, obs:
     removed, face_up, seen = st[i, F_REMOVED], st[i, F_FACE_UP], st[i, F_SEEN]
     for c in range(DECK_SIZE):
         obs[i, UNSEEN_OFF + c] = 1.0
-    for s in range(NUM_SLOTS):
-        base = SLOT_SIZE * s
-        bit = 1 << s
-        c = tab[i, s]
+    for k in range(NUM_SLOTS):
+        base = SLOT_SIZE * k
+        bit = 1 << k
+        c = tab[i, k]
         if removed & bit:
             obs[i, base + SLOT_REMOVED] = 1.0
         elif face_up & bit:
@@ -404,8 +465,8 @@ def encode_flat(i: int, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, obs:
         if seen & bit:
             obs[i, UNSEEN_OFF + c] = 0.0
         if oracle and not removed & bit:
-            obs[i, ORACLE_TAB_OFF + ORACLE_SLOT * s + _RANK0[c]] = 1.0
-            obs[i, ORACLE_TAB_OFF + ORACLE_SLOT * s + CARD_SUIT + _SUIT[c]] = 1.0
+            obs[i, ORACLE_TAB_OFF + ORACLE_SLOT * k + _RANK0[c]] = 1.0
+            obs[i, ORACLE_TAB_OFF + ORACLE_SLOT * k + CARD_SUIT + _SUIT[c]] = 1.0
     first = st[i, F_FIRST_WASTE]
     if first >= 0 and first != JOKER:
         obs[i, UNSEEN_OFF + first] = 0.0
@@ -422,53 +483,45 @@ def encode_flat(i: int, st: np.ndarray, tab: np.ndarray, stock: np.ndarray, obs:
 
 @njit(cache=True)
 def encode_dict(
-    rows: np.ndarray,
-    st: np.ndarray,
-    tab: np.ndarray,
-    stock: np.ndarray,
-    d_tableau: np.ndarray,
-    d_waste: np.ndarray,
-    d_unseen: np.ndarray,
-    d_counts: np.ndarray,
-    d_hidden: np.ndarray,
-    d_stock: np.ndarray,
-    oracle: bool,
+    rows: np.ndarray, s: TriPeaksBatchState | TriPeaksFinalState, out: TriPeaksDictObs, oracle: bool
 ) -> None:
-    """The dict observation (TriPeaksObserver._dict) of the games in ``rows``, into their rows."""
+    """The dict observation (TriPeaksObserver._dict) of the games in ``rows`` of a state or a
+    final state, into their rows of ``out``."""
+    st, tab, stock = s.st, s.tab, s.stock
     for i in rows:
         removed, face_up, seen = st[i, F_REMOVED], st[i, F_FACE_UP], st[i, F_SEEN]
         for c in range(DECK_SIZE):
-            d_unseen[i, c] = 1
-        for s in range(NUM_SLOTS):
-            bit = 1 << s
-            c = tab[i, s]
+            out.unseen[i, c] = 1
+        for k in range(NUM_SLOTS):
+            bit = 1 << k
+            c = tab[i, k]
             if removed & bit:
-                d_tableau[i, s] = REMOVED_CODE
+                out.tableau[i, k] = REMOVED_CODE
             elif face_up & bit:
-                d_tableau[i, s] = c
+                out.tableau[i, k] = c
             else:
-                d_tableau[i, s] = FACE_DOWN_CODE
+                out.tableau[i, k] = FACE_DOWN_CODE
             if seen & bit:
-                d_unseen[i, c] = 0
+                out.unseen[i, c] = 0
             if oracle:
-                d_hidden[i, s] = REMOVED_CODE if removed & bit else c
+                out.hidden_tableau[i, k] = REMOVED_CODE if removed & bit else c
         first = st[i, F_FIRST_WASTE]
         if first >= 0 and first != JOKER:
-            d_unseen[i, first] = 0
+            out.unseen[i, first] = 0
         for k in range(st[i, F_STOCK_SEEN]):
             c = stock[i, k]
             if c != JOKER:
-                d_unseen[i, c] = 0
+                out.unseen[i, c] = 0
         waste = st[i, F_WASTE]
-        d_waste[i] = WASTE_EMPTY_CODE if waste < 0 else waste
-        d_counts[i, 0] = (st[i, F_STOCK_LEN] - st[i, F_STOCK_POS]) / MAX_STOCK
-        d_counts[i, 1] = st[i, F_CHAIN] / NUM_SLOTS
-        d_counts[i, 2] = st[i, F_CLEARED] / NUM_SLOTS
-        d_counts[i, 3] = st[i, F_JOKERS_UNSEEN] / 2
+        out.waste[i] = WASTE_EMPTY_CODE if waste < 0 else waste
+        out.counts[i, 0] = (st[i, F_STOCK_LEN] - st[i, F_STOCK_POS]) / MAX_STOCK
+        out.counts[i, 1] = st[i, F_CHAIN] / NUM_SLOTS
+        out.counts[i, 2] = st[i, F_CLEARED] / NUM_SLOTS
+        out.counts[i, 3] = st[i, F_JOKERS_UNSEEN] / 2
         if oracle:
             pos = st[i, F_STOCK_POS]
             for k in range(MAX_STOCK):
-                d_stock[i, k] = stock[i, pos + k] if pos + k < st[i, F_STOCK_LEN] else STOCK_NONE_CODE
+                out.stock[i, k] = stock[i, pos + k] if pos + k < st[i, F_STOCK_LEN] else STOCK_NONE_CODE
 
 
 @njit(cache=True)
@@ -491,23 +544,14 @@ def update_mask(i: int, bits: int, st: np.ndarray, mask: np.ndarray) -> None:
         diff ^= low
 
 
-# --------------------------------------------------------------------------- reset and step
+# --------------------------------------------------------------------------- reset and start
 
 
 @njit(cache=True)
-def reset_from_seed(
-    i: int,
-    seed: int,
-    wrap: int,
-    st: np.ndarray,
-    tab: np.ndarray,
-    stock: np.ndarray,
-    accept: np.ndarray,
-    cfg: np.ndarray,
-    rest: np.ndarray,
-) -> None:
-    n_rest = deal_from_seed(seed, cfg[C_JOKERS], tab[i], rest)
-    start_game(i, st, tab, stock, accept, cfg, rest, n_rest, wrap)
+def reset_from_seed(s: TriPeaksBatchState, i: int, seed: int, wrap: int) -> None:
+    """Deal game ``i`` from a deal seed, with the K-A rule ``wrap``."""
+    n_rest = deal_from_seed(seed, s.cfg[C_JOKERS], s.tab[i], s.rest)
+    start_game(s, i, n_rest, wrap)
 
 
 @njit(cache=True, inline="always")
@@ -520,146 +564,64 @@ def write_counters(i: int, st: np.ndarray, counters: np.ndarray) -> None:
     counters[4, i] = st[i, F_LONGEST]
 
 
-@njit(cache=True)
-def start_all(
-    st: np.ndarray,
-    tab: np.ndarray,
-    stock: np.ndarray,
-    accept: np.ndarray,
-    cfg: np.ndarray,
-    obs: np.ndarray,
-    mask: np.ndarray,
-    counters: np.ndarray,
-    flat: bool,
-    oracle: bool,
-) -> None:
-    """The observation (flat modes), mask and counters of every game just started."""
-    for i in range(st.shape[0]):
-        if flat:
-            encode_flat(i, st, tab, stock, obs, oracle)
-        write_mask(i, legal_bits(i, st, accept, cfg), st, mask)
-        write_counters(i, st, counters)
+# --------------------------------------------------------------------------- the driver's hooks
 
 
 @njit(cache=True)
-def step_all(
-    actions: np.ndarray,
-    st: np.ndarray,
-    tab: np.ndarray,
-    stock: np.ndarray,
-    accept: np.ndarray,
-    cfg: np.ndarray,
-    fcfg: np.ndarray,
-    obs: np.ndarray,
-    mask: np.ndarray,
-    rewards: np.ndarray,
-    terminated: np.ndarray,
-    truncated: np.ndarray,
-    reasons: np.ndarray,
-    autoreset: np.ndarray,
-    did_reset: np.ndarray,
-    seeds: np.ndarray,
-    seed_pos: np.ndarray,
-    final_obs: np.ndarray,
-    final_st: np.ndarray,
-    final_tab: np.ndarray,
-    final_stock: np.ndarray,
-    final_mask: np.ndarray,
-    final_reasons: np.ndarray,
-    counters: np.ndarray,
-    flags: np.ndarray,
-) -> int:
-    """One step of every game; returns how many games were reset (``did_reset`` says which),
-    or ``-(i + 1)`` without changing anything if action ``i`` is outside 0..28.
-
-    ``counters`` gets the info's counters (:func:`write_counters`); ``flags[0]`` is set when a
-    game has used the last of its drawn-ahead deal seeds, ``flags[1]`` when an action was illegal.
-
-    ``autoreset_mode`` next_step: a game that ended at the previous step is reset now and its
-    action ignored (reward 0).  same_step: a game that ends now is reset at once, and its last
-    observation, state, mask and reason are saved in ``final_*`` first.
-    """
-    n = st.shape[0]
-    mode = cfg[C_OBS]
-    flat = mode % 2 == 0  # OBS_FLAT (0) or OBS_ORACLE (2)
-    oracle = mode == OBS_ORACLE
-    same_step = cfg[C_AUTORESET] == AUTORESET_SAME_STEP
-    penalty = fcfg[FC_PENALTY]
-    for i in range(n):
-        if actions[i] < 0 or actions[i] >= NUM_ACTIONS:
-            return -(i + 1)
-    resets = 0
-    block = seeds.shape[1]
-    for i in range(n):
-        did_reset[i] = False
-        reasons[i] = 0
-        if autoreset[i]:  # next_step mode: the game ended at the last step
-            rest = np.empty(MAX_STOCK + 1, dtype=np.int64)
-            reset_from_seed(i, seeds[i, seed_pos[i]], cfg[C_WRAP], st, tab, stock, accept, cfg, rest)
-            seed_pos[i] += 1
-            if seed_pos[i] == block:
-                flags[0] = True
-            if flat:
-                encode_flat(i, st, tab, stock, obs, oracle)
-            write_mask(i, legal_bits(i, st, accept, cfg), st, mask)
-            rewards[i] = 0.0
-            terminated[i] = False
-            truncated[i] = False
-            autoreset[i] = False
-            did_reset[i] = True
-            write_counters(i, st, counters)
-            resets += 1
-            continue
-        a = actions[i]
-        st[i, F_ELAPSED] += 1
-        if (st[i, F_LEGAL] >> a) & 1:
-            old_score = st[i, F_SCORE]
-            cleared = _play(i, a, st, tab, stock, cfg, obs, flat, oracle)
-            bits = legal_bits(i, st, accept, cfg)
-            won = st[i, F_REMOVED] == ALL
-            reward_mode = cfg[C_REWARD]
-            if reward_mode == REWARD_SCORE:
-                rewards[i] = st[i, F_SCORE] - old_score
-            elif reward_mode == REWARD_WIN:
-                rewards[i] = 1.0 if won else 0.0
-            else:
-                rewards[i] = cleared + (fcfg[FC_WIN_BONUS] if won else 0.0)
-            terminated[i] = bits == 0
-            update_mask(i, bits, st, mask)
-        else:
-            reasons[i] = reason_of(i, a, st, accept, cfg)
-            flags[1] = True
-            rewards[i] = penalty
-            terminated[i] = cfg[C_ILLEGAL] == ILLEGAL_TERMINATE or reasons[i] == R_GAME_OVER
-        truncated[i] = st[i, F_ELAPSED] >= cfg[C_MAX_STEPS]
-        if terminated[i] or truncated[i]:
-            if same_step:
-                if flat:
-                    for k in range(obs.shape[1]):
-                        final_obs[i, k] = obs[i, k]
-                for k in range(NUM_SLOTS):
-                    final_tab[i, k] = tab[i, k]
-                for k in range(MAX_STOCK):
-                    final_stock[i, k] = stock[i, k]
-                for f in range(NUM_FIELDS):
-                    final_st[i, f] = st[i, f]
-                for k in range(NUM_ACTIONS):
-                    final_mask[i, k] = mask[i, k]
-                final_reasons[i] = reasons[i]
-                rest = np.empty(MAX_STOCK + 1, dtype=np.int64)
-                reset_from_seed(i, seeds[i, seed_pos[i]], cfg[C_WRAP], st, tab, stock, accept, cfg, rest)
-                seed_pos[i] += 1
-                if seed_pos[i] == block:
-                    flags[0] = True
-                if flat:
-                    encode_flat(i, st, tab, stock, obs, oracle)
-                write_mask(i, legal_bits(i, st, accept, cfg), st, mask)
-                did_reset[i] = True
-                resets += 1
-            else:
-                autoreset[i] = True
+def play_rows(s: TriPeaksBatchState, io: D.BatchIO, actions: np.ndarray, count: int, mode: int) -> None:
+    """Play the legal actions of the games ``io.ints[I_ROWS, :count]``: their observations, masks
+    and counters, and what the driver reads of each move (points, cards cleared, win, stuck)."""
+    st, tab, stock, accept, counters, cfg = s.st, s.tab, s.stock, s.accept, s.counters, s.cfg
+    obs, mask, rows = io.obs, io.mask, io.ints[D.I_ROWS]
+    points, progress, won, stuck = io.ints[D.I_POINTS], io.ints[D.I_PROGRESS], io.bools[D.B_WON], io.bools[D.B_STUCK]
+    for k in range(count):
+        i = rows[k]
+        old_score = st[i, F_SCORE]
+        progress[i] = _play(i, actions[i], st, tab, stock, cfg, obs, mode)
+        bits = legal_bits(i, st, accept, cfg)
+        update_mask(i, bits, st, mask)
         write_counters(i, st, counters)
-    return resets
+        points[i] = st[i, F_SCORE] - old_score
+        won[i] = st[i, F_REMOVED] == ALL
+        stuck[i] = bits == 0
+
+
+@njit(cache=True)
+def illegal_rows(s: TriPeaksBatchState, io: D.BatchIO, actions: np.ndarray, start: int) -> None:
+    """The reasons of the illegal actions of the games ``io.ints[I_ROWS, start:]``; a game is
+    stuck when the reason is that it is over."""
+    st, accept, cfg = s.st, s.accept, s.cfg
+    rows, reasons, stuck = io.ints[D.I_ROWS], io.ints[D.I_REASONS], io.bools[D.B_STUCK]
+    for k in range(start, rows.shape[0]):
+        i = rows[k]
+        reason = reason_of(i, actions[i], st, accept, cfg)
+        reasons[i] = reason
+        stuck[i] = reason == R_GAME_OVER
+
+
+@njit(cache=True)
+def deal_row(s: TriPeaksBatchState, i: int, seed: int) -> None:
+    """Deal game ``i`` from a deal seed, with the env's K-A rule."""
+    reset_from_seed(s, i, seed, s.cfg[C_WRAP])
+
+
+@njit(cache=True)
+def start_row(s: TriPeaksBatchState, obs: np.ndarray, mask: np.ndarray, i: int, mode: int) -> None:
+    """The observation (flat modes), mask and counters of game ``i`` just dealt."""
+    st = s.st
+    if mode % 2 == 0:  # OBS_FLAT (0) or OBS_ORACLE (2)
+        encode_flat(i, st, s.tab, s.stock, obs, mode == D.OBS_ORACLE)
+    write_mask(i, legal_bits(i, st, s.accept, s.cfg), st, mask)
+    write_counters(i, st, s.counters)
+
+
+D.plug_in(
+    TriPeaksBatchState, play_rows=play_rows, illegal_rows=illegal_rows, deal_row=deal_row, start_row=start_row,
+    save_final=save_final,
+)  # fmt: skip
+
+
+# --------------------------------------------------------------------------- agents
 
 
 @njit(cache=True)
