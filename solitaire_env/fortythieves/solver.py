@@ -39,6 +39,7 @@ import time
 import numpy as np
 
 from solitaire_env.common.budget import StoppedBy, search_budget
+from solitaire_env.common.kernel_call import KernelCall
 from solitaire_env.common.result import SolveResult, Status
 from solitaire_env.fortythieves import beam_kernels as B
 from solitaire_env.fortythieves import search_kernels as K
@@ -74,6 +75,11 @@ NODES_PER_WIDTH = 1500
 MAX_WIDTH = 16384
 #: Beam positions searched per numba call between two looks at the clock.
 BEAM_CHUNK = 256
+
+#: The kernels the searches call many times per game, without the dispatcher's typing of the
+#: search's NamedTuples (:class:`~solitaire_env.common.kernel_call.KernelCall`; one remembered
+#: argument set each: the depth-first search's arrays, the beam's position).
+_start, _dfs, _derive = KernelCall(K.start, 1), KernelCall(K.dfs, 1), KernelCall(K.derive, 1)
 
 _STOPS: dict[int, StoppedBy] = {
     K.NODE_LIMIT: "nodes",
@@ -140,12 +146,12 @@ def depth_first(
         return "intractable", (), 0, game.founded if best is None else best, (), "nodes"
     load_position(sa, game)
     foundation_return = game.rules.foundation_return
-    K.start(sa.search, foundation_return, game.founded if best is None else best, collect)
+    _start(sa.search, foundation_return, game.founded if best is None else best, collect)
     sc = sa.sc
     status = K.RUNNING
     stop = ""
     while status == K.RUNNING:
-        status = K.dfs(sa.search, foundation_return, draws, max_nodes, SLICE_NODES, collect)
+        status = _dfs(sa.search, foundation_return, draws, max_nodes, SLICE_NODES, collect)
         if status == K.TABLE_FULL and sa.table.shape[0] < 1 << MAX_TABLE_BITS:
             sa.grow()
             status = K.RUNNING
@@ -170,7 +176,7 @@ class _DepthFirst:
         self.sa = sa = _Search.get("dfs")
         load_position(sa, game)
         self.foundation_return = game.rules.foundation_return
-        K.start(sa.search, self.foundation_return, game.founded, False)
+        _start(sa.search, self.foundation_return, game.founded, False)
         self.status = K.RUNNING
 
     @property
@@ -184,7 +190,7 @@ class _DepthFirst:
             if deadline is not None and time.perf_counter() >= deadline:
                 return
             step = min(SLICE_NODES, goal - self.nodes)
-            self.status = K.dfs(sa.search, self.foundation_return, True, 2**62, step, False)
+            self.status = _dfs(sa.search, self.foundation_return, True, 2**62, step, False)
             if self.status == K.TABLE_FULL and sa.table.shape[0] < 1 << MAX_TABLE_BITS:
                 sa.grow()
                 self.status = K.RUNNING
@@ -214,7 +220,9 @@ def _beam(
     :mod:`~solitaire_env.fortythieves.beam_kernels`); ``(winning line or None, nodes, out of time)``."""
     sa = _Search.get("beam")
     load_position(sa, root)
-    K.derive(sa.position)
+    _derive(sa.position)
+    # this beam's layers, pool and scalars are made here: so are the calls that remember them
+    expand, select = KernelCall(B.expand), KernelCall(B.select)
     layer, spare = B.Layer.zeros(width), B.Layer.zeros(width)
     B.store(sa.position, layer, np.zeros(1, np.int16), 0)
     beam = B.Beam.zeros()
@@ -232,12 +240,12 @@ def _beam(
             if deadline is not None and time.perf_counter() >= deadline:
                 out_of_time = True
                 break
-            status = B.expand(layer, b0, min(n, b0 + BEAM_CHUNK), pool, sa.search, beam, foundation_return)
+            status = expand(layer, b0, min(n, b0 + BEAM_CHUNK), pool, sa.search, beam, foundation_return)
             if status != B.EXPANDED:
                 break
         if status != B.EXPANDED or out_of_time:
             break
-        B.select(layer, width, pool, beam, spare, sa.position)
+        select(layer, width, pool, beam, spare, sa.position)
         layer, spare = spare, layer
     best.offer(int(bs[B.B_BEST]), (), tuple(beam.best_out[: bs[B.B_BEST_LEN]].tolist()))
     nodes = int(bs[B.B_NODES])

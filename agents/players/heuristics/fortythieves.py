@@ -504,6 +504,17 @@ class LookaheadAgent(EvaluateAgent):
         self.last_search: tuple[int | None, float, np.ndarray] | None = None
         self._weights = np.array([self.w_founded, self.w_empty, self.w_run, self.w_bury, self.w_waste], np.float64)
 
+    def _make_arrays(self) -> None:
+        """The search arrays and the calls of the two kernels on them (made on first use:
+        numba is loaded then), which skip the dispatcher's typing of the search's NamedTuple."""
+        from agents.players.heuristics.fortythieves_kernels import turn_search
+        from solitaire_env.common.kernel_call import KernelCall
+        from solitaire_env.fortythieves import search_kernels
+
+        self._arrays = search_kernels.SearchArrays(4)
+        self._derive = KernelCall(search_kernels.derive, 1)
+        self._turn_search = KernelCall(turn_search, 1)
+
     def first_move(self, pos: FortyThievesGame) -> int | None:
         """The first move of the line to the best position before the next draw, ``None`` when
         none beats ``pos``'s own score by more than ``margin`` (the agent then draws)."""
@@ -513,16 +524,14 @@ class LookaheadAgent(EvaluateAgent):
         """The turn search from ``pos``: :meth:`first_move`, ``pos``'s own score, and for each
         action the best score the lines starting with it reach (``-inf`` for the draw and the
         moves the search did not try; the array is reused by the next call)."""
-        from agents.players.heuristics.fortythieves_kernels import turn_search  # numba: loaded on first use
-        from solitaire_env.fortythieves import search_kernels
         from solitaire_env.fortythieves.solver import load_position
 
+        if self._arrays is None:
+            self._make_arrays()
         sa = self._arrays
-        if sa is None:
-            sa = self._arrays = search_kernels.SearchArrays(4)
         load_position(sa, pos)
-        search_kernels.derive(sa.position)
-        first, root = turn_search(
+        self._derive(sa.position)
+        first, root = self._turn_search(
             sa.position, sa.scratch, pos.rules.foundation_return, self.nodes, self._weights, self.margin, self._values
         )
         return (int(first) if first >= 0 else None), float(root), self._values
