@@ -678,20 +678,7 @@ def kit_playout(kit, state, unseen):
     return cleared, kit.record[:n].copy()
 
 
-def playout_record(
-    slot_rank: np.ndarray,
-    stock_key: np.ndarray,
-    removed: int,
-    pos: int,
-    key: int,
-    known: int,
-    stock_seen: int,
-    unseen: np.ndarray,
-    wrap: bool,
-    when_stuck: bool,
-    params: np.ndarray,
-    noise: np.ndarray,
-) -> tuple[int, np.ndarray]:
+def playout_record(slot_rank, stock_key, removed, pos, key, known, stock_seen, unseen, wrap, when_stuck, params, noise):
     """One playout from a full position (``slot_rank`` and ``stock_key``: every card's rank);
     returns ``(cleared, moves)`` (the env actions played): :func:`kit_playout` in a new kit."""
     record = np.zeros(MAX_MOVES, np.int64)
@@ -716,17 +703,7 @@ def _known_deal(x):
     return slot_rank, accept, state
 
 
-def _seen_position(
-    layout: np.ndarray,
-    removed: int,
-    known: int,
-    key: int,
-    pos: int,
-    n_stock: int,
-    unseen: np.ndarray,
-    wrap: bool,
-    when_stuck: bool,
-) -> Position:
+def _seen_position(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck):
     """A :class:`Position` of these fields for the kernels that read of the stock its length
     only (:func:`position_move`, :func:`position_plans`): ``n_stock`` places, none seen."""
     stock = np.full(n_stock, -1, np.int64)
@@ -752,18 +729,7 @@ def position_move(x, params):
     return _choose(policy, state, x.unseen, can_draw, n_stock - x.pos)
 
 
-def policy_move(
-    layout: np.ndarray,
-    removed: int,
-    known: int,
-    key: int,
-    pos: int,
-    n_stock: int,
-    unseen: np.ndarray,
-    wrap: bool,
-    when_stuck: bool,
-    params: np.ndarray,
-) -> int:
+def policy_move(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck, params):
     """:func:`position_move` with the position's fields as separate arguments (``layout``:
     ranks, -1 where never seen; ``n_stock`` the stock's length)."""
     x = _seen_position(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck)
@@ -990,18 +956,7 @@ def position_plans(x, max_plans, max_nodes):
     return paths, lengths
 
 
-def plan_paths(
-    layout: np.ndarray,
-    removed: int,
-    known: int,
-    key: int,
-    pos: int,
-    n_stock: int,
-    when_stuck: bool,
-    wrap: bool,
-    max_plans: int,
-    max_nodes: int,
-) -> tuple[np.ndarray, np.ndarray]:
+def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_plans, max_nodes):
     """:func:`position_plans` with the position's fields as separate arguments (``layout``:
     ranks, -1 where never seen; ``n_stock`` the stock's length; ``when_stuck`` before ``wrap``)."""
     x = _seen_position(layout, removed, known, key, pos, n_stock, np.zeros(NUM_KEYS, np.int64), wrap, when_stuck)
