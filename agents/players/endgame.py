@@ -24,13 +24,15 @@ suffice.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from solitaire_env.tripeaks.kernels import bit_index, draw_allowed, exposed_slots, follows, remove_slot
 from solitaire_env.tripeaks.rules import ALL_SLOTS, DRAW, NUM_KEYS, NUM_SLOTS
 
-__all__ = ["MAX_FACE_DOWN", "TABLE_BITS", "fair_values", "new_table"]
+__all__ = ["MAX_FACE_DOWN", "TABLE_BITS", "Search", "fair_values", "new_table", "root_values"]
 
 #: log2 of the transposition table's entries (1M: 32 MB with its codes, values and stamps).
 TABLE_BITS = 20
@@ -51,6 +53,24 @@ def new_table(bits: int = TABLE_BITS) -> tuple[np.ndarray, ...]:
         np.zeros(n, np.int64),
         np.zeros(1, np.int64),
     )
+
+
+class Search(NamedTuple):
+    """What a search reads and changes besides the position it is at: ``slot_rank`` (the known
+    ranks, 0 where unknown) and ``counts`` (the unseen cards by rank, 0 = jokers), both changed
+    and restored as the search turns cards up and draws; ``radix`` (the place of each rank's
+    count in a position's code), ``down`` (the slots face down at the root: their ranks, packed,
+    are part of the table's key), the rules ``wrap`` and ``when_stuck``, ``table``
+    (:func:`new_table`'s) and ``nodes`` (positions entered, and the limit)."""
+
+    slot_rank: np.ndarray
+    counts: np.ndarray
+    radix: np.ndarray
+    down: np.ndarray
+    wrap: bool
+    when_stuck: bool
+    table: tuple[np.ndarray, ...]
+    nodes: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -74,51 +94,44 @@ def _slot(a, b, mask):
 
 
 @njit(cache=False)  # numba's cache of a recursive function crashes when loaded (seen here)
-def _value(
-    removed, exposed, key, new, code, stock, slot_rank, counts, radix, down, wrap, when_stuck, table, nodes, draw_only
-):
-    """The expectimax value of a position (see the module docstring), or -1.0 once the search
-    has entered more than ``nodes[1]`` positions.  ``new``: the slots the last removal exposed
-    (those still unknown are turned up first: a chance node over their ranks, each a uniform
-    non-joker unseen card); ``code`` is ``counts``' index in ``radix``; ``stock`` the stock
-    cards left; ``draw_only``: the value of the draw alone (for :func:`fair_values`' root).
-    ``slot_rank`` (the known ranks, 0 where unknown) and ``counts`` (the unseen cards by rank,
-    0 = jokers) are changed and restored as the search turns cards up and draws; ``down`` are
-    the slots face down at the root (their ranks, packed, are part of the table's key);
-    ``table`` is :func:`new_table`'s; ``nodes``: positions entered and the limit.
-    One self-recursive function: numba types no mutual recursion."""
+def _value(search, removed, exposed, key, new, code, stock, draw_only):
+    """The expectimax value of a position (see the module docstring) in a :class:`Search`, or
+    -1.0 once the search has entered more than ``nodes[1]`` positions.  ``new``: the slots the
+    last removal exposed (those still unknown are turned up first: a chance node over their
+    ranks, each a uniform non-joker unseen card); ``code`` is ``counts``' index in ``radix``;
+    ``stock`` the stock cards left; ``draw_only``: the value of the draw alone (for
+    :func:`fair_values`' root).  One self-recursive function: numba types no mutual recursion.
+    The search's arrays are read where they are used (``search.counts[r]``): a field kept in a
+    local would cost a reference count per position."""
     if removed == ALL_SLOTS:
         return 1.0
-    while new and slot_rank[bit_index(new & -new)] != 0:
+    while new and search.slot_rank[bit_index(new & -new)] != 0:
         new ^= new & -new  # a slot known already (seen before an undo covered it again)
     if new:
         t = bit_index(new & -new)
         total = 0
         for r in range(1, NUM_KEYS):
-            total += counts[r]
+            total += search.counts[r]
         ev = 0.0
         for r in range(1, NUM_KEYS):
-            c = counts[r]
+            c = search.counts[r]
             if c == 0:
                 continue
-            counts[r] = c - 1
-            slot_rank[t] = r
-            v = _value(
-                removed, exposed, key, new ^ (new & -new), code - radix[r], stock, slot_rank, counts, radix, down,
-                wrap, when_stuck, table, nodes, False,
-            )  # fmt: skip
-            slot_rank[t] = 0
-            counts[r] = c
+            search.counts[r] = c - 1
+            search.slot_rank[t] = r
+            v = _value(search, removed, exposed, key, new ^ (new & -new), code - search.radix[r], stock, False)
+            search.slot_rank[t] = 0
+            search.counts[r] = c
             if v < 0.0:
                 return -1.0
             ev += v * c / total
         return ev
-    keys, codes, vals, gens, stamp = table
+    keys, codes, vals, gens, stamp = search.table
     gen = stamp[0]
     mask = keys.shape[0] - 1
     turned = np.int64(0)
-    for i in range(down.shape[0]):
-        turned |= slot_rank[down[i]] << (4 * i)
+    for i in range(search.down.shape[0]):
+        turned |= search.slot_rank[search.down[i]] << (4 * i)
     a = removed | (key << 28) | (turned << 32)
     h = _slot(a, code, mask)
     if not draw_only:
@@ -128,10 +141,10 @@ def _value(
                 break
             if keys[j] == a and codes[j] == code:
                 return vals[j]
-    nodes[0] += 1
-    if nodes[0] > nodes[1]:
+    search.nodes[0] += 1
+    if search.nodes[0] > search.nodes[1]:
         return -1.0
-    moves = _removable(exposed, key, slot_rank, wrap)
+    moves = _removable(exposed, key, search.slot_rank, search.wrap)
     best = 0.0
     rest = 0 if draw_only else moves
     while rest and best < 1.0:
@@ -139,32 +152,26 @@ def _value(
         rest ^= low
         s = bit_index(low)
         r2, e2 = remove_slot(removed, exposed, s)
-        v = _value(
-            r2, e2, slot_rank[s], e2 & ~exposed, code, stock, slot_rank, counts, radix, down,
-            wrap, when_stuck, table, nodes, False,
-        )  # fmt: skip
+        v = _value(search, r2, e2, search.slot_rank[s], e2 & ~exposed, code, stock, False)
         if v < 0.0:
             return -1.0
         if v > best:
             best = v
-    if best < 1.0 and draw_allowed(stock, moves, when_stuck):
+    if best < 1.0 and draw_allowed(stock, moves, search.when_stuck):
         # the next stock card: a joker with probability jokers / stock, else a uniform non-joker
-        jokers = counts[0]
+        jokers = search.counts[0]
         others = 0
         for r in range(1, NUM_KEYS):
-            others += counts[r]
+            others += search.counts[r]
         ev = 0.0
         for r in range(NUM_KEYS):
-            c = counts[r]
+            c = search.counts[r]
             if c == 0:
                 continue
             p = jokers / stock if r == 0 else (1.0 - jokers / stock) * c / others
-            counts[r] = c - 1
-            v = _value(
-                removed, exposed, r, 0, code - radix[r], stock - 1, slot_rank, counts, radix, down,
-                wrap, when_stuck, table, nodes, False,
-            )  # fmt: skip
-            counts[r] = c
+            search.counts[r] = c - 1
+            v = _value(search, removed, exposed, r, 0, code - search.radix[r], stock - 1, False)
+            search.counts[r] = c
             if v < 0.0:
                 return -1.0
             ev += p * v
@@ -183,8 +190,17 @@ def _value(
     return best
 
 
-@njit(cache=False)  # calls the recursive _value: not cached either
-def fair_values(layout, removed, key, unseen, stock, wrap, when_stuck, max_nodes, table):
+def fair_values(
+    layout: np.ndarray,
+    removed: int,
+    key: int,
+    unseen: np.ndarray,
+    stock: int,
+    wrap: bool,
+    when_stuck: bool,
+    max_nodes: int,
+    table: tuple[np.ndarray, ...],
+) -> tuple[np.ndarray, np.ndarray, int]:
     """The exact fair win probability of each legal move.
 
     ``layout``: the 28 ranks, -1 (or 0) where never seen; ``removed`` the removed-slot mask;
@@ -192,7 +208,16 @@ def fair_values(layout, removed, key, unseen, stock, wrap, when_stuck, max_nodes
     (index 0: jokers); ``stock`` the stock cards left; ``table``: :func:`new_table`.  Returns
     ``(moves, values, nodes)``: the legal moves (removals by slot, then ``DRAW``), their values
     and the positions searched; no moves when the search passed ``max_nodes`` positions, or when
-    more than :data:`MAX_FACE_DOWN` cards are face down (then ``nodes`` is -1)."""
+    more than :data:`MAX_FACE_DOWN` cards are face down (then ``nodes`` is -1).  The kernel is
+    :func:`root_values`, which takes the rules as one argument."""
+    return root_values(layout, removed, key, unseen, stock, (wrap, when_stuck), max_nodes, table)
+
+
+@njit(cache=False)  # calls the recursive _value: not cached either
+def root_values(layout, removed, key, unseen, stock, rules, max_nodes, table):
+    """:func:`fair_values` with ``rules`` the tuple ``(wrap, when_stuck)``: it builds the
+    :class:`Search` and values each legal move at the root."""
+    wrap, when_stuck = rules
     out_moves = np.empty(NUM_SLOTS + 1, np.int64)
     out_vals = np.empty(NUM_SLOTS + 1, np.float64)
     slot_rank = np.zeros(NUM_SLOTS, np.int64)
@@ -221,6 +246,7 @@ def fair_values(layout, removed, key, unseen, stock, wrap, when_stuck, max_nodes
     table[4][0] += 1  # a new generation: the older entries are free
     nodes = np.zeros(2, np.int64)
     nodes[1] = max_nodes
+    search = Search(slot_rank, counts, radix, down, wrap, when_stuck, table, nodes)
     exposed = exposed_slots(removed)
     moves = _removable(exposed, key, slot_rank, wrap)
     n = 0
@@ -234,10 +260,7 @@ def fair_values(layout, removed, key, unseen, stock, wrap, when_stuck, max_nodes
             k2, new = slot_rank[m], e2 & ~exposed
         else:
             continue
-        v = _value(
-            r2, e2, k2, new, code, stock, slot_rank, counts, radix, down,
-            wrap, when_stuck, table, nodes, m == DRAW,
-        )  # fmt: skip
+        v = _value(search, r2, e2, k2, new, code, stock, m == DRAW)
         if v < 0.0:
             return out_moves[:0], out_vals[:0], nodes[0]
         out_moves[n] = m

@@ -17,6 +17,9 @@ What travels together travels as one value:
 - :class:`Kit`: what a playout reads besides its position: a filled deal (the ranks of every
   slot and stock card, and their accept masks), the rules, the policy parameters, the noise, the
   record and the chain search's scratch stack (:func:`new_kit`, :func:`blank_kit`);
+- :class:`Policy`: what the base policy reads to choose a move (a filled deal's ranks and accept
+  masks, the rule ``wrap``, the parameters, the scratch stack, the K/A bridges), made once per
+  playout from its kit (:func:`policy_of`) and given to :func:`_choose` and the functions it calls;
 - a *state*, the tuple ``(removed, exposed, known, pos, stock_seen, key)`` a playout moves
   through (:func:`start`, :func:`_apply`).
 
@@ -33,13 +36,15 @@ instead uniformly random that often (:func:`sample_counts` takes the noise from 
 
 :func:`sample_counts` is what the agent calls once per decision: it fills ``samples`` copies
 of the unseen places with the unseen ranks (:func:`fill_sample`: jokers only in the stock),
-plays every candidate line (a legal move, or a plan from :func:`plan_paths`) in each and the
+plays every candidate line (a legal move, or a plan from :func:`position_plans`) in each and the
 base policy after it to the end, and returns the cards cleared per sample and candidate.
 :func:`sample_two` tries every second move after every first one (depth 2).
-:func:`playout_record` plays one playout from a full position and records its moves, and
-:func:`policy_move` is the base policy's move in a real position (the differential tests replay
-both through the rules core); :func:`rollout_counts` and :func:`rollout_two` are
-:func:`sample_counts` and :func:`sample_two` with the position's fields as separate arguments.
+:func:`playout_record` plays one playout from a full position and records its moves
+(:func:`kit_playout`), and :func:`position_move` is the base policy's move in a real position
+(the differential tests replay both through the rules core); :func:`rollout_counts`,
+:func:`rollout_two`, :func:`policy_move` and :func:`plan_paths` are :func:`sample_counts`,
+:func:`sample_two`, :func:`position_move` and :func:`position_plans` with the position's fields as
+separate arguments (plain Python: a kernel takes at most 8).
 The ``stop`` weights (a linear rule to draw instead of playing) are off by default.
 """
 
@@ -171,6 +176,21 @@ class Kit(NamedTuple):
     stack: np.ndarray
 
 
+class Policy(NamedTuple):
+    """What the base policy reads to choose a move, besides the state and the unseen counts: a
+    filled deal's ``slot_rank`` and ``accept`` (a kit's, or :func:`_known_deal`'s), the rule
+    ``wrap``, the ``params``, the chain search's scratch ``stack`` and ``bridges``
+    (:func:`_bridges`).  Made once per playout (:func:`policy_of`); it holds the arrays of the
+    kit, so passing it costs what passing those arrays does."""
+
+    slot_rank: np.ndarray
+    accept: np.ndarray
+    wrap: bool
+    params: np.ndarray
+    stack: np.ndarray
+    bridges: int
+
+
 @njit(cache=True, inline="always")
 def new_kit(slot_rank, stock_key, wrap, when_stuck, params, noise, record):
     """A kit on these ranks (fill them, then :func:`set_accept`), with new masks and stack."""
@@ -216,6 +236,12 @@ def for_game(kit, n_stock, wrap):
 def set_accept(kit):
     """Fill the kit's accept masks from its slot ranks (after the ranks are filled)."""
     accept_masks(kit.slot_rank, kit.wrap, kit.accept)
+
+
+@njit(cache=True, inline="always")
+def policy_of(slot_rank, accept, wrap, params, stack):
+    """The :class:`Policy` of a filled deal (its ranks and accept masks) and these parameters."""
+    return Policy(slot_rank, accept, wrap, params, stack, _bridges(slot_rank, wrap, params))
 
 
 @njit(cache=True, inline="always")
@@ -265,8 +291,11 @@ def _outs(key, unseen, wrap):
 
 
 @njit(cache=True, inline="always")
-def _end_value(removed, exposed, key, cleared, known, slot_rank, accept, unseen, bridges, wrap, params):
-    """How good it is to end a chain at this position (see :func:`policy_params`)."""
+def _end_value(end, known, slot_rank, accept, unseen, bridges, wrap, params):
+    """How good it is to end a chain at ``end``, ``(removed, exposed, key, cleared)`` (see
+    :func:`policy_params`); the other arguments are a :class:`Policy`'s fields, taken out of it
+    once per chain search (a field read in the search's loop would cost its reference count)."""
+    removed, exposed, key, cleared = end
     value = params[P_CLEAR] * cleared + params[P_REVEAL] * popcount(exposed & ~known)
     value += params[P_OUTS] * _outs(key, unseen, wrap)
     if params[P_BRIDGE] != 0:
@@ -327,19 +356,20 @@ def _nth_move(moves, pick):
 
 
 @njit(cache=True, inline="always")
-def _chain(slot_rank, accept, wrap, params, stack, removed, exposed, known, unseen, bridges, s):
-    """The base policy's look at removal ``s``: a depth-first search of the chains of known
-    cards that start with it (``budget`` positions, ``depth`` removals deep), each chain end
-    valued by :func:`_end_value`.  Returns ``(score, top_r, top_e, top_k, top_c, deep, now)``:
+def _chain(policy, removed, exposed, known, unseen, s):
+    """The base policy's look at removal ``s`` (a :class:`Policy`'s): a depth-first search of
+    the chains of known cards that start with it (``budget`` positions, ``depth`` removals
+    deep), each chain end valued by :func:`_end_value`.  Returns ``(score, top_r, top_e, top_k, top_c, deep, now)``:
     the removal's score (``now`` weighted plus the best end's value), the best end (removed and
     exposed masks, waste key, cards the chain clears), the longest chain and the face-down
     cards the removal itself turns up."""
+    slot_rank, accept, wrap, params, stack, bridges = policy
     budget = params[P_BUDGET]
     max_depth = params[P_DEPTH]
     r1, e1 = remove_slot(removed, exposed, s)
     k1 = slot_rank[s]
     now = popcount(e1 & ~exposed & ~known)
-    top = _end_value(r1, e1, k1, 1, known, slot_rank, accept, unseen, bridges, wrap, params)
+    top = _end_value((r1, e1, k1, np.int64(1)), known, slot_rank, accept, unseen, bridges, wrap, params)
     top_r, top_e, top_k, top_c = r1, e1, k1, np.int64(1)
     deep = np.int64(1)  # the longest chain of known cards after s
     nodes = 0
@@ -356,7 +386,7 @@ def _chain(slot_rank, accept, wrap, params, stack, removed, exposed, known, unse
         r2, e2 = remove_slot(stack[0, d], stack[1, d], t)
         k2 = slot_rank[t]
         nodes += 1
-        v = _end_value(r2, e2, k2, d + 2, known, slot_rank, accept, unseen, bridges, wrap, params)
+        v = _end_value((r2, e2, k2, np.int64(d + 2)), known, slot_rank, accept, unseen, bridges, wrap, params)
         if v > top:
             top = v
             top_r, top_e, top_k, top_c = r2, e2, k2, np.int64(d + 2)
@@ -370,24 +400,31 @@ def _chain(slot_rank, accept, wrap, params, stack, removed, exposed, known, unse
     return params[P_NOW] * now + top, top_r, top_e, top_k, top_c, deep, now
 
 
+@njit(cache=True, inline="always")
+def _lowest_only(moves, can_draw, params):
+    """Whether the chain policy plays the lowest legal removal (``moves`` not 0) without a
+    search: a single removal and no ``stop`` rule to weigh against the draw, or no budget."""
+    return (moves & (moves - 1) == 0 and not (can_draw and params[P_STOP] != 0)) or params[P_BUDGET] <= 0
+
+
 @njit(cache=True)
-def _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left):
+def _choose(policy, state, unseen, can_draw, stock_left):
     """The base policy's move when some removal is legal: a removal, or a draw (``stop``).
-    The arrays are a kit's (a kit itself would cost a reference count per array and call)."""
+    ``policy`` is a :class:`Policy` (a whole kit would cost a reference count per array and
+    call)."""
+    slot_rank, accept, wrap, params, _, _ = policy
     removed, exposed, known, _, _, key = state
     moves = exposed & accept[key]
-    stop = can_draw and params[P_STOP] != 0
-    if (moves & (moves - 1) == 0 and not stop) or params[P_BUDGET] <= 0:
+    if _lowest_only(moves, can_draw, params):
         return bit_index(moves & -moves)
+    stop = can_draw and params[P_STOP] != 0
     best_score = np.int64(-(1 << 62))
     best = -1
     best_r = best_e = best_c = best_now = np.int64(0)
     rest = moves
     while rest:
         rest, s = _pop_bit(rest)
-        score, top_r, top_e, _, _, deep, now = _chain(
-            slot_rank, accept, wrap, params, stack, removed, exposed, known, unseen, bridges, s
-        )
+        score, top_r, top_e, _, _, deep, now = _chain(policy, removed, exposed, known, unseen, s)
         if score > best_score:
             best_score = score
             best = s
@@ -406,13 +443,12 @@ def _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_
     return best
 
 
-@njit(cache=True)
-def _move_features(
-    slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out
-):
-    """The learned base policy's inputs: one row of ``feats`` per candidate (the legal removals,
-    lowest slot first, then the draw when ``can_draw``), its move in ``moves_out``; returns how
-    many.  Like the base policy it reads known slots and the unseen counts only.  Columns:
+@njit(cache=True, inline="always")
+def _move_features(policy, state, unseen, can_draw, stock_left, feats, moves_out):
+    """The learned base policy's inputs (``policy``: a :class:`Policy`): one row of ``feats`` per
+    candidate (the legal removals, lowest slot first, then the draw when ``can_draw``), its move
+    in ``moves_out``; returns how many.  Like the base policy it reads known slots and the unseen
+    counts only.  Columns:
 
     0 the draw; 1 the base policy's removal (:func:`_choose` without ``stop``); 2 face-down cards
     the removal turns up; then at the end of its best chain of known cards (:func:`_chain`):
@@ -423,6 +459,7 @@ def _move_features(
     12 an apex, 13 a K or an A (with K-A wrap).  The same for every candidate: 14 stock left / 24,
     15 cards cleared / 28, 16 legal removals / 4, 17 face-down cards / 18, 18 the share of the
     unseen cards that can follow the waste, 19 a draw is allowed."""
+    slot_rank, accept, wrap, _, _, _ = policy
     removed, exposed, known, _, _, key = state
     moves = exposed & accept[key]
     total = 0
@@ -441,9 +478,7 @@ def _move_features(
     rest = moves
     while rest:
         rest, s = _pop_bit(rest)
-        score, top_r, top_e, top_k, top_c, deep, now = _chain(
-            slot_rank, accept, wrap, params, stack, removed, exposed, known, unseen, bridges, s
-        )
+        score, top_r, top_e, top_k, top_c, deep, now = _chain(policy, removed, exposed, known, unseen, s)
         _, e1 = remove_slot(removed, exposed, s)
         k1 = slot_rank[s]
         feats[n, 0] = 0.0
@@ -528,15 +563,11 @@ def _net_score(net, feats, c):
 
 
 @njit(cache=True)
-def _net_choose(
-    slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out, net
-):
+def _net_choose(policy, state, unseen, can_draw, stock_left, feats, moves_out, net):
     """The learned base policy's move when some removal is legal: the candidate the network
     scores highest (the first on ties: lower slots, the draw last); ``net`` is :func:`_net_of`
-    of ``params``."""
-    n = _move_features(
-        slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, stock_left, feats, moves_out
-    )
+    of the :class:`Policy`'s ``params``."""
+    n = _move_features(policy, state, unseen, can_draw, stock_left, feats, moves_out)
     best = 0
     best_score = -np.inf
     for c in range(n):
@@ -584,7 +615,7 @@ def _playout(kit, state, unseen):
     """
     slot_rank, stock_key, accept, wrap, when_stuck, params, noise, record, stack = kit  # locals for the loop
     n_stock = stock_key.shape[0]
-    bridges = _bridges(slot_rank, wrap, params)
+    policy = policy_of(slot_rank, accept, wrap, params, stack)
     n = 0
     net_mode = params[P_MODE] == MODE_NET
     feats = np.empty((MAX_CANDIDATES if net_mode else 1, N_FEATURES))
@@ -609,24 +640,12 @@ def _playout(kit, state, unseen):
             action = _nth_move(moves, min(pick, count - 1))
         elif net_mode:
             state = (removed, exposed, known, pos, stock_seen, key)
-            action = _net_choose(
-                slot_rank,
-                accept,
-                wrap,
-                params,
-                stack,
-                state,
-                unseen,
-                bridges,
-                can_draw,
-                n_stock - pos,
-                feats,
-                moves_out,
-                net,
-            )
+            action = _net_choose(policy, state, unseen, can_draw, n_stock - pos, feats, moves_out, net)
+        elif _lowest_only(moves, can_draw, params):  # _choose's answer, without the call
+            action = bit_index(moves & -moves)
         else:
             state = (removed, exposed, known, pos, stock_seen, key)
-            action = _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos)
+            action = _choose(policy, state, unseen, can_draw, n_stock - pos)
         if record.shape[0] > 0:
             record[n] = action
         n += 1
@@ -650,69 +669,71 @@ def _playout(kit, state, unseen):
 
 
 @njit(cache=True)
-def playout_record(slot_rank, stock_key, removed, pos, key, known, stock_seen, unseen, wrap, when_stuck, params, noise):
-    """One playout from a full position; returns ``(cleared, moves)`` (the env actions played)."""
-    kit = new_kit(slot_rank, stock_key, wrap, when_stuck, params, noise, np.zeros(MAX_MOVES, np.int64))
+def kit_playout(kit, state, unseen):
+    """One playout in a kit whose ranks are filled (its accept masks are set here) from
+    ``state``; ``unseen`` is not changed.  Returns ``(cleared, moves)``, the moves played (the
+    kit's ``record`` holds room for them)."""
     set_accept(kit)
-    cleared, n = _playout(kit, start(removed, known, pos, stock_seen, key), unseen.copy())
+    cleared, n = _playout(kit, state, unseen.copy())
     return cleared, kit.record[:n].copy()
 
 
+def playout_record(slot_rank, stock_key, removed, pos, key, known, stock_seen, unseen, wrap, when_stuck, params, noise):
+    """One playout from a full position (``slot_rank`` and ``stock_key``: every card's rank);
+    returns ``(cleared, moves)`` (the env actions played): :func:`kit_playout` in a new kit."""
+    record = np.zeros(MAX_MOVES, np.int64)
+    stack = np.empty((3, STACK), np.int64)
+    kit = Kit(slot_rank, stock_key, np.empty(NUM_KEYS, np.int64), wrap, when_stuck, params, noise, record, stack)
+    return kit_playout(kit, start(removed, known, pos, stock_seen, key), unseen)
+
+
 @njit(cache=True, inline="always")
-def _known_deal(layout, removed, known, key, pos, wrap):
-    """A real position's ranks as a playout's: ``(slot_rank, accept, state)``, rank 0 (plays on
-    nothing but a key of 0) where never seen and the accept masks over the known slots only."""
+def _known_deal(x):
+    """A real position's ranks as a playout's: ``(slot_rank, accept, state)`` of
+    :class:`Position` ``x``, rank 0 (plays on nothing but a key of 0) where never seen and the
+    accept masks over the known slots only."""
     slot_rank = np.empty(NUM_SLOTS, np.int64)  # no kit: no stock card, noise or record is read
     for s in range(NUM_SLOTS):
-        slot_rank[s] = layout[s] if layout[s] > 0 else 0
+        slot_rank[s] = x.layout[s] if x.layout[s] > 0 else 0
     accept = np.empty(NUM_KEYS, np.int64)
-    accept_masks(slot_rank, wrap, accept)
-    state = start(removed, known, pos, np.int64(0), key)
+    accept_masks(slot_rank, x.wrap, accept)
+    state = start(x.removed, x.known, x.pos, np.int64(0), x.key)
     for r in range(NUM_KEYS):
         accept[r] &= state[2]
     return slot_rank, accept, state
 
 
+def _seen_position(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck):
+    """A :class:`Position` of these fields for the kernels that read of the stock its length
+    only (:func:`position_move`, :func:`position_plans`): ``n_stock`` places, none seen."""
+    stock = np.full(n_stock, -1, np.int64)
+    return Position(layout, stock, np.zeros(0, np.int64), 0, removed, pos, key, known, 0, unseen, wrap, when_stuck)
+
+
 @njit(cache=True)
-def policy_move(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck, params):
-    """The base policy's move in a real position (``layout``: ranks, -1 where never seen; it
-    reads known slots only), the learned one's in ``MODE_NET``.  ``-1`` when no move is legal."""
-    slot_rank, accept, state = _known_deal(layout, removed, known, key, pos, wrap)
+def position_move(x, params):
+    """The base policy's move in :class:`Position` ``x`` (it reads known slots only, and of the
+    stock its length), the learned one's in ``MODE_NET``.  ``-1`` when no move is legal."""
+    slot_rank, accept, state = _known_deal(x)
+    n_stock = x.stock.shape[0]
     exposed = state[1]
-    moves = exposed & accept[key]
-    can_draw = draw_allowed(n_stock - pos, moves, when_stuck)
+    moves = exposed & accept[x.key]
+    can_draw = draw_allowed(n_stock - x.pos, moves, x.when_stuck)
     if moves == 0:
         return DRAW if can_draw else -1
-    stack = np.empty((3, STACK), np.int64)
-    bridges = _bridges(slot_rank, wrap, params)
+    policy = policy_of(slot_rank, accept, x.wrap, params, np.empty((3, STACK), np.int64))
     if params[P_MODE] == MODE_NET:
         feats = np.empty((MAX_CANDIDATES, N_FEATURES))
         moves_out = np.empty(MAX_CANDIDATES, np.int64)
-        net = _net_of(params)
-        return _net_choose(
-            slot_rank,
-            accept,
-            wrap,
-            params,
-            stack,
-            state,
-            unseen,
-            bridges,
-            can_draw,
-            n_stock - pos,
-            feats,
-            moves_out,
-            net,
-        )
-    return _choose(slot_rank, accept, wrap, params, stack, state, unseen, bridges, can_draw, n_stock - pos)
+        return _net_choose(policy, state, x.unseen, can_draw, n_stock - x.pos, feats, moves_out, _net_of(params))
+    return _choose(policy, state, x.unseen, can_draw, n_stock - x.pos)
 
 
-@njit(cache=True, inline="always")
-def position_move(x, params):
-    """:func:`policy_move` in a :class:`Position`."""
-    return policy_move(
-        x.layout, x.removed, x.known, x.key, x.pos, x.stock.shape[0], x.unseen, x.wrap, x.when_stuck, params
-    )
+def policy_move(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck, params):
+    """:func:`position_move` with the position's fields as separate arguments (``layout``:
+    ranks, -1 where never seen; ``n_stock`` the stock's length)."""
+    x = _seen_position(layout, removed, known, key, pos, n_stock, unseen, wrap, when_stuck)
+    return position_move(x, params)
 
 
 @njit(cache=True)
@@ -720,7 +741,7 @@ def position_features(x, params):
     """The learned base policy's inputs in a :class:`Position` (:func:`_move_features`):
     ``(features, moves)``, one row per candidate (none when no removal is legal: the draw, or
     nothing, is then the only move)."""
-    slot_rank, accept, state = _known_deal(x.layout, x.removed, x.known, x.key, x.pos, x.wrap)
+    slot_rank, accept, state = _known_deal(x)
     n_stock = x.stock.shape[0]
     feats = np.zeros((MAX_CANDIDATES, N_FEATURES))
     moves_out = np.zeros(MAX_CANDIDATES, np.int64)
@@ -728,11 +749,8 @@ def position_features(x, params):
     if moves == 0:
         return feats[:0], moves_out[:0]
     can_draw = draw_allowed(n_stock - x.pos, moves, x.when_stuck)
-    stack = np.empty((3, STACK), np.int64)
-    bridges = _bridges(slot_rank, x.wrap, params)
-    n = _move_features(
-        slot_rank, accept, x.wrap, params, stack, state, x.unseen, bridges, can_draw, n_stock - x.pos, feats, moves_out
-    )
+    policy = policy_of(slot_rank, accept, x.wrap, params, np.empty((3, STACK), np.int64))
+    n = _move_features(policy, state, x.unseen, can_draw, n_stock - x.pos, feats, moves_out)
     return feats[:n], moves_out[:n]
 
 
@@ -820,8 +838,9 @@ def _fill(kit, x, u):
 
 
 @njit(cache=True)
-def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_plans, max_nodes):
-    """The plans from a position: the lines of removals of known cards that end in a draw, in a
+def position_plans(x, max_plans, max_nodes):
+    """The plans from :class:`Position` ``x`` (it reads the known slots, and of the stock its
+    length): the lines of removals of known cards that end in a draw, in a
     removal that turns a face-down card up, or at the end of the game.  Every plan keeps to what
     the player knows until its last move, so any of them can be carried out as a whole.
 
@@ -830,6 +849,8 @@ def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_
     ``max_nodes`` positions expanded, but every legal first move gets its one-move plan.
     Returns ``(paths, lengths)``: ``paths[i, :lengths[i]]`` is plan ``i``'s env actions.
     """
+    layout, removed, known, key, pos = x.layout, x.removed, x.known, x.key, x.pos
+    n_stock, when_stuck, wrap = x.stock.shape[0], x.when_stuck, x.wrap
     known_rank = np.empty(NUM_SLOTS, np.int64)  # rank 0 (plays on nothing) where never seen
     for s in range(NUM_SLOTS):
         known_rank[s] = layout[s] if layout[s] > 0 else 0
@@ -935,11 +956,11 @@ def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_
     return paths, lengths
 
 
-@njit(cache=True)
-def position_plans(x, max_plans, max_nodes):
-    """:func:`plan_paths` from a :class:`Position`."""
-    n_stock = x.stock.shape[0]
-    return plan_paths(x.layout, x.removed, x.known, x.key, x.pos, n_stock, x.when_stuck, x.wrap, max_plans, max_nodes)
+def plan_paths(layout, removed, known, key, pos, n_stock, when_stuck, wrap, max_plans, max_nodes):
+    """:func:`position_plans` with the position's fields as separate arguments (``layout``:
+    ranks, -1 where never seen; ``n_stock`` the stock's length; ``when_stuck`` before ``wrap``)."""
+    x = _seen_position(layout, removed, known, key, pos, n_stock, np.zeros(NUM_KEYS, np.int64), wrap, when_stuck)
+    return position_plans(x, max_plans, max_nodes)
 
 
 @njit(cache=True)

@@ -24,7 +24,7 @@ input is made from them. Each is checked against the rules core in ``tests/agent
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -40,6 +40,19 @@ __all__ = ["action_values", "fill_width", "potentials", "public_inputs", "sample
 #: Uniforms per filling without jokers (56 >= 18 + 24 unseen ranks; the random streams of the
 #: estimate are those of this width).
 FILL_WIDTH = 56
+
+
+class Estimate(NamedTuple):
+    """What :func:`sampled_action_values` estimates with, the same for every game: the draw
+    rule, the base policy's ``params``, the ``win_bonus``, the ``uniforms`` of the fillings
+    (games x samples x :func:`fill_width`) and ``min_legal``, the fewest legal moves of a game
+    it values (the others are left NaN)."""
+
+    when_stuck: bool
+    params: np.ndarray
+    win_bonus: float
+    uniforms: np.ndarray
+    min_legal: int
 
 
 def fill_width(jokers: int) -> int:
@@ -182,14 +195,13 @@ def _action_values(v, when_stuck, params, win_bonus, out):  # pragma: no cover -
 
 
 @njit(cache=True, nogil=True)
-def _sampled_values(  # pragma: no cover
-    v, when_stuck, params, win_bonus, uniforms, min_legal, lo, hi, out
-):
+def _sampled_values(v, estimate, lo, hi, out):  # pragma: no cover - numba
     """Like :func:`_action_values` for games ``lo`` to ``hi - 1``, averaged over
     ``uniforms.shape[1]`` fair fillings of the unseen places (what the ``rollout`` agent
     estimates, the unseen ranks in increasing order) instead of the true deal; games with
-    fewer than ``min_legal`` legal moves are left NaN.  Without the GIL: threads may run
-    disjoint ranges."""
+    fewer than ``min_legal`` legal moves are left NaN (``estimate``: an :class:`Estimate`).
+    Without the GIL: threads may run disjoint ranges."""
+    when_stuck, params, win_bonus, uniforms, min_legal = estimate
     buffers = input_buffers(v)
     paths = np.zeros((NUM_ACTIONS, 1), np.int64)
     lengths = np.ones(NUM_ACTIONS, np.int64)
@@ -237,9 +249,8 @@ def sampled_action_values(
     n = batch_env.num_envs
     out = np.zeros((n, NUM_ACTIONS), dtype=np.float64)
     uniforms = rng.random((n, samples, fill_width(batch_env.rules.jokers)))
-    when_stuck = draws_when_stuck(batch_env)
     min_legal = 2 if skip_forced else 1
-    args = (batch_env.view(), when_stuck, params, float(win_bonus), uniforms, min_legal)
+    args = (batch_env.view(), Estimate(draws_when_stuck(batch_env), params, float(win_bonus), uniforms, min_legal))
     if threads <= 1 or n < 2:
         _sampled_values(*args, 0, n, out)
         return out

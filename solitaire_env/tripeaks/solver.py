@@ -24,7 +24,7 @@ runs after one warm-up call (``solitaire_env.solvability.warm_up``), as
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -59,6 +59,46 @@ _STATUS: dict[int, Status] = {SOLVED: "solved", UNSOLVABLE: "unsolvable", INTRAC
 POS_SHIFT = NUM_SLOTS
 KEY_SHIFT = POS_SHIFT + 6
 STAMP_SHIFT = KEY_SHIFT + 4
+
+
+class Deal(NamedTuple):
+    """A deal as the search reads it, fixed for the game's life: ``slot_rank`` (the 28 slots'
+    ranks), ``stock_key`` (the stock's waste keys in draw order), ``accept`` (``accept[key]``:
+    the slots whose rank may be played on waste key ``key``) and the rules ``wrap`` and
+    ``when_stuck``."""
+
+    slot_rank: np.ndarray
+    stock_key: np.ndarray
+    accept: np.ndarray
+    wrap: bool
+    when_stuck: bool
+
+
+class Tables(NamedTuple):
+    """The transposition tables a search passes through (small, middle, big: see
+    :func:`depth_first_search`) and the search's ``stamp``."""
+
+    small: np.ndarray
+    mid: np.ndarray
+    big: np.ndarray
+    stamp: int
+
+
+class Search(NamedTuple):
+    """One search: the position it starts from (``removed``, stock position ``pos``, waste
+    ``key``), whether it prunes dead positions (``prune``), and the arrays that hold it between
+    two calls of :func:`depth_first_search`: the current ``line`` and the ``best_line`` (env
+    actions), the stack ``st``, the tableau counts ``tab`` and the registers ``regs`` (``R_*``)."""
+
+    removed: int
+    pos: int
+    key: int
+    prune: bool
+    line: np.ndarray
+    best_line: np.ndarray
+    st: np.ndarray
+    tab: np.ndarray
+    regs: np.ndarray
 
 
 @njit(cache=True)
@@ -104,36 +144,17 @@ def _tab_take(tab, r):
 
 
 @njit(cache=True)
-def depth_first_search(
-    accept,
-    slot_rank,
-    stock_key,
-    removed0,
-    pos0,
-    key0,
-    when_stuck,
-    wrap,
-    prune,
-    max_nodes,
-    pause_at,
-    small_table,
-    mid_table,
-    big_table,
-    stamp,
-    line,
-    best_line,
-    st,
-    tab,
-    regs,
-):
-    """Iterative DFS. Returns (status, nodes, line length, best length, best cleared).
+def depth_first_search(deal, tables, search, max_nodes, pause_at):
+    """Iterative DFS of a :class:`Deal` through :class:`Tables`, from and into a :class:`Search`
+    (each given as the NamedTuple or as a plain tuple of its fields), stopping at ``max_nodes``
+    nodes.  Returns (status, nodes, line length, best length, best cleared).
 
     Resumable: the search's stack (``st``: removed, exposed, stock position, moves left and cards
     cleared per depth), its tableau counts (``tab``) and its registers (``regs``: started, depth,
-    nodes, stored, table level, best length, best cleared) live in the caller's arrays.  Once
-    ``nodes`` reaches ``pause_at`` it returns :data:`PAUSED`, and a call with the same arrays goes
-    on where it stopped, so a search cut into slices expands the same nodes in the same order as
-    one run straight through (the time budget reads the clock between slices).
+    nodes, stored, table level, best length, best cleared) live in the :class:`Search`'s arrays.
+    Once ``nodes`` reaches ``pause_at`` it returns :data:`PAUSED`, and a call with the same
+    search goes on where it stopped, so a search cut into slices expands the same nodes in the
+    same order as one run straight through (the time budget reads the clock between slices).
 
     Table entries hold ``state | stamp << STAMP_SHIFT`` (0 = free): an entry of an older stamp counts
     as free, so no table needs clearing between searches.  A search starts in the small table
@@ -147,6 +168,9 @@ def depth_first_search(
     cache; ``benchmarks/solve_first_call.py`` measures what the middle step gains (docs/results.md
     records its runs).  A ``mid_table`` no larger than ``small_table`` skips the middle step.
     """
+    slot_rank, stock_key, accept, wrap, when_stuck = deal
+    small_table, mid_table, big_table, stamp = tables
+    removed0, pos0, key0, prune, line, best_line, st, tab, regs = search
     all_slots = np.int64(ALL_SLOTS)
     draw_bit = np.int64(1) << DRAW
     n_stock = stock_key.shape[0]
@@ -311,7 +335,7 @@ class _Table:
     stamp = 0
 
     @classmethod
-    def next(cls) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    def next(cls) -> Tables:
         if cls.small is None or cls.mid is None or cls.big is None or cls.stamp >= 2**24:
             # np.full writes every page now (np.zeros would map them lazily, and the first
             # search to outgrow the small table would pay ~50 ms of page faults)
@@ -320,44 +344,47 @@ class _Table:
             cls.big = np.full(1 << TABLE_BITS, 0, dtype=np.int64)
             cls.stamp = 0
         cls.stamp += 1
-        return cls.small, cls.mid, cls.big, cls.stamp
+        return Tables(cls.small, cls.mid, cls.big, cls.stamp)
 
 
 #: ``_KEY_OF[card]``: the waste key a card makes (its rank 1-13; 0 for a joker).
 _KEY_OF = np.array([card_key(c) for c in range(JOKER + 1)], dtype=np.int64)
 
 
-#: The arrays of the last few deals searched (a hint searches the same deal again and again).
-_DEAL_ARRAYS: dict[tuple[tuple[int, ...], tuple[int, ...], bool], tuple[np.ndarray, ...]] = {}
+#: The :class:`Deal` of the last few deals searched (a hint searches the same deal again and again).
+_DEALS: dict[tuple[tuple[int, ...], tuple[int, ...], bool, bool], Deal] = {}
 
 
-def _deal_arrays(game: TriPeaksGame) -> tuple[np.ndarray, ...]:
-    """``(slot_rank, stock_key, accept)`` of a game: fixed for the game's life."""
-    token = (game.tableau, game.stock, game.rules.wrap)
-    arrays = _DEAL_ARRAYS.get(token)
-    if arrays is None:
-        if len(_DEAL_ARRAYS) >= 64:
-            _DEAL_ARRAYS.clear()
-        arrays = (
+def _deal(game: TriPeaksGame) -> Deal:
+    """The :class:`Deal` of a game: fixed for the game's life."""
+    when_stuck = game.rules.draw == "when_stuck"
+    token = (game.tableau, game.stock, game.rules.wrap, when_stuck)
+    deal = _DEALS.get(token)
+    if deal is None:
+        if len(_DEALS) >= 64:
+            _DEALS.clear()
+        deal = Deal(
             _KEY_OF[np.array(game.tableau, dtype=np.int64)],
             _KEY_OF[np.array(game.stock, dtype=np.int64)],
             np.array(game._accept, dtype=np.int64),
+            game.rules.wrap,
+            when_stuck,
         )
-        _DEAL_ARRAYS[token] = arrays
-    return arrays
+        _DEALS[token] = deal
+    return deal
 
 
 def search_inputs(game: TriPeaksGame) -> dict[str, Any]:
     """The compact full-information position of a game, as the search takes it."""
-    slot_rank, stock_key, accept = _deal_arrays(game)
+    deal = _deal(game)
     return {
-        "slot_rank": slot_rank,
-        "stock_key": stock_key,
-        "accept": accept,
+        "slot_rank": deal.slot_rank,
+        "stock_key": deal.stock_key,
+        "accept": deal.accept,
         "removed": game.removed,
         "pos": game.stock_pos,
         "key": game.waste_key,
-        "when_stuck": game.rules.draw == "when_stuck",
+        "when_stuck": deal.when_stuck,
     }
 
 
@@ -402,15 +429,31 @@ def solve_tripeaks(
     return result
 
 
-def _solve(game: TriPeaksGame, max_nodes: int, deadline: float | None, *, prune: bool) -> SolveResult:
-    start = time.perf_counter()
-    x = search_inputs(game)
-    small, mid, big, stamp = _Table.next()
+def _search_arrays() -> tuple[np.ndarray, ...]:
+    """New arrays for a :class:`Search`: ``(line, best_line, st, tab, regs)``."""
     line = np.zeros(MAX_LINE, dtype=np.int64)
     best_line = np.zeros(MAX_LINE, dtype=np.int64)
-    stack = np.zeros((5, MAX_LINE), dtype=np.int64)
-    tab = np.zeros(16, dtype=np.int64)
-    regs = np.zeros(7, dtype=np.int64)
+    return line, best_line, np.zeros((5, MAX_LINE), dtype=np.int64), np.zeros(16, dtype=np.int64), np.zeros(7, np.int64)
+
+
+#: The arrays of searches that are over, for the next ones (a search pops a set and puts it back
+#: when it is done: no arrays are allocated per search, and two threads never share a set).
+_SPARE: list[tuple[np.ndarray, ...]] = []
+
+
+def _solve(game: TriPeaksGame, max_nodes: int, deadline: float | None, *, prune: bool) -> SolveResult:
+    start = time.perf_counter()
+    deal = _deal(game)
+    tables = _Table.next()
+    try:
+        line, best_line, stack, tab, regs = _SPARE.pop()
+    except IndexError:
+        line, best_line, stack, tab, regs = _search_arrays()
+    regs[R_STARTED] = 0
+    search = Search(game.removed, game.stock_pos, game.waste_key, prune, line, best_line, stack, tab, regs)
+    # plain tuples of the same fields: numba's dispatcher types a NamedTuple argument in Python
+    # (a few microseconds a call, on searches that often take 15), a plain tuple in C
+    args = (tuple(deal), tuple(tables), tuple(search), max_nodes)
     status = PAUSED
     nodes = n_line = n_best = best = 0
     stopped_by: StoppedBy | None = "nodes"
@@ -419,14 +462,12 @@ def _solve(game: TriPeaksGame, max_nodes: int, deadline: float | None, *, prune:
             status, stopped_by = INTRACTABLE, "seconds"
             break
         pause_at = nodes + SLICE_NODES if deadline is not None else NO_NODE_LIMIT
-        status, nodes, n_line, n_best, best = depth_first_search(
-            x["accept"], x["slot_rank"], x["stock_key"], x["removed"], x["pos"], x["key"], x["when_stuck"],
-            game.rules.wrap, prune, max_nodes, pause_at, small, mid, big, stamp, line, best_line, stack, tab, regs,
-        )  # fmt: skip
-    found = line[:n_line] if status == SOLVED else best_line[:n_best]
+        status, nodes, n_line, n_best, best = depth_first_search(*args, pause_at)
+    found = tuple((line[:n_line] if status == SOLVED else best_line[:n_best]).tolist())
+    _SPARE.append((line, best_line, stack, tab, regs))
     return SolveResult(
         _STATUS[int(status)],
-        tuple(found.tolist()),
+        found,
         int(nodes),
         int(best),
         time.perf_counter() - start,
