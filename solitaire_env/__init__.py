@@ -7,7 +7,7 @@ It also offers what a user needs to build and search a game without the env: the
 functions (``decode_deal``, ``parse_deal_code``, ``TriPeaksDeal``, ...), ``make_game`` (the game
 of a deal code under rule options), the rules cores
 (``TriPeaksGame``, ``FortyThievesGame``), their options (``TriPeaksRules``, ``FortyThievesRules``,
-``Scoring``, ``PointScoring``, ``FortyThievesScoring``), and ``solve`` / ``hint`` with their
+``TriPeaksScoring``, ``TriPeaksPointScoring``, ``FortyThievesScoring``), and ``solve`` / ``hint`` with their
 results (``SolveResult``, ``Hint``).  The game classes and option types are imported on first
 use, so ``import solitaire_env`` stays cheap (no numba; the solvers load when first called).
 """
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from solitaire_env.solving import RulesArgument
     from solitaire_env.tripeaks.game import TriPeaksGame
     from solitaire_env.tripeaks.rules import TriPeaksRules
-    from solitaire_env.tripeaks.scoring import PointScoring, Scoring
+    from solitaire_env.tripeaks.scoring import TriPeaksPointScoring, TriPeaksScoring
 
 #: The package version (the same as pyproject.toml's).
 __version__ = "1.0.0"
@@ -48,8 +48,8 @@ __version__ = "1.0.0"
 _LAZY = {
     "TriPeaksGame": "solitaire_env.tripeaks.game",
     "TriPeaksRules": "solitaire_env.tripeaks.rules",
-    "Scoring": "solitaire_env.tripeaks.scoring",
-    "PointScoring": "solitaire_env.tripeaks.scoring",
+    "TriPeaksScoring": "solitaire_env.tripeaks.scoring",
+    "TriPeaksPointScoring": "solitaire_env.tripeaks.scoring",
     "FortyThievesGame": "solitaire_env.fortythieves.game",
     "FortyThievesRules": "solitaire_env.fortythieves.rules",
     "FortyThievesScoring": "solitaire_env.fortythieves.rules",
@@ -115,12 +115,12 @@ __all__ = [
     "GameCode",
     "GameName",
     "Hint",
-    "PointScoring",
-    "Scoring",
     "SolveResult",
     "TriPeaksDeal",
     "TriPeaksGame",
+    "TriPeaksPointScoring",
     "TriPeaksRules",
+    "TriPeaksScoring",
     "__version__",
     "decode_deal",
     "game_spec",

@@ -53,7 +53,10 @@ def test_the_top_level_names_are_the_defining_modules_objects() -> None:
 
     assert solitaire_env.TriPeaksGame is tp_game.TriPeaksGame
     assert solitaire_env.TriPeaksRules is tp_rules.TriPeaksRules
-    assert solitaire_env.Scoring is scoring.Scoring and solitaire_env.PointScoring is scoring.PointScoring
+    assert (
+        solitaire_env.TriPeaksScoring is scoring.TriPeaksScoring
+        and solitaire_env.TriPeaksPointScoring is scoring.TriPeaksPointScoring
+    )
     assert solitaire_env.FortyThievesGame is ft_game.FortyThievesGame
     assert solitaire_env.FortyThievesRules is ft_rules.FortyThievesRules
     assert solitaire_env.FortyThievesScoring is ft_rules.FortyThievesScoring
@@ -250,8 +253,8 @@ SOLITAIRE_ENV_API = [
     "GameCode",
     "GameName",
     "Hint",
-    "PointScoring",
-    "Scoring",
+    "TriPeaksPointScoring",
+    "TriPeaksScoring",
     "SolveResult",
     "TRIPEAKS_MAX_STEPS",
     "TriPeaksDeal",

@@ -25,7 +25,7 @@ from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import REASONS
 from solitaire_env.tripeaks.observe import TriPeaksObserver
 from solitaire_env.tripeaks.rules import TriPeaksRules
-from solitaire_env.tripeaks.scoring import PointScoring, Scoring, get_scoring
+from solitaire_env.tripeaks.scoring import TriPeaksPointScoring, TriPeaksScoring, get_scoring
 
 #: Random deal seeds drawn ahead per env (the kernel takes one per reset).
 SEED_BLOCK = 256
@@ -96,11 +96,11 @@ def code_names(seeds: np.ndarray, letter: str) -> np.ndarray:
     return base.code_names(seeds, f"TP1-{letter}-")
 
 
-def _scoring_config(scoring: Scoring) -> list[int]:
-    if not isinstance(scoring, PointScoring):
+def _scoring_config(scoring: TriPeaksScoring) -> list[int]:
+    if not isinstance(scoring, TriPeaksPointScoring):
         raise ValueError(
-            f"the batch env plays the scoring presets and PointScoring objects, not {type(scoring).__name__}; "
-            "use the single env (gym.make) or express the scoring as a PointScoring"
+            f"the batch env plays the scoring presets and TriPeaksPointScoring objects, not {type(scoring).__name__}; "
+            "use the single env (gym.make) or express the scoring as a TriPeaksPointScoring"
         )
     floor = scoring.floor
     return [
@@ -170,7 +170,7 @@ class TriPeaksVectorEnv(BatchEnv):
       ``False`` returns the buffer itself, which the next step overwrites.
 
     Not supported (a clear error): a reward callable and a scoring that is not a
-    :class:`~solitaire_env.tripeaks.scoring.PointScoring` (numba cannot call them), and
+    :class:`~solitaire_env.tripeaks.scoring.TriPeaksPointScoring` (numba cannot call them), and
     rendering (replay a deal code in the single env to draw it).
 
     ## Deals
@@ -212,7 +212,7 @@ class TriPeaksVectorEnv(BatchEnv):
         faces: str = "standard",
         waste_start: str = "card",
         jokers: int = 0,
-        scoring: str | Scoring = "app",
+        scoring: str | TriPeaksScoring = "app",
         reward: str = "score",
         win_bonus: float = 10.0,
         obs_mode: str = "flat",

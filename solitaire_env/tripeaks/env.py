@@ -14,7 +14,7 @@ from solitaire_env.tripeaks.game import NUM_ACTIONS, TriPeaksGame
 from solitaire_env.tripeaks.observe import TriPeaksObserver
 from solitaire_env.tripeaks.render import tripeaks_ansi, tripeaks_rgb
 from solitaire_env.tripeaks.rules import TriPeaksRules
-from solitaire_env.tripeaks.scoring import Scoring, get_scoring
+from solitaire_env.tripeaks.scoring import TriPeaksScoring, get_scoring
 
 
 class TriPeaksEnv(SolitaireEnv):
@@ -87,7 +87,7 @@ class TriPeaksEnv(SolitaireEnv):
     - ``scoring``: ``"app"`` (start 500, -1 a removal or a draw, +100 for emptying a peak
       group, never below 0), ``"classic"`` (the k-th removal of a chain scores k, -5 a draw,
       apexes 15/15/30), ``"streak"`` (k for the k-th removal of a chain, apexes 15/30/45,
-      +100 for clearing all 28), or a :class:`~solitaire_env.tripeaks.scoring.Scoring`.
+      +100 for clearing all 28), or a :class:`~solitaire_env.tripeaks.scoring.TriPeaksScoring`.
     - ``reward``, ``win_bonus``, ``illegal_action`` (``"penalize"``, ``"raise"``:
       :class:`~solitaire_env.common.env.IllegalActionError`, ``"terminate"``), ``illegal_penalty``:
       see Rewards; ``obs_mode``: see Observation Space; ``render_mode``: ``"ansi"`` (text with
@@ -114,7 +114,7 @@ class TriPeaksEnv(SolitaireEnv):
         faces: str = "standard",
         waste_start: str = "card",
         jokers: int = 0,
-        scoring: str | Scoring = "app",
+        scoring: str | TriPeaksScoring = "app",
         reward: str | RewardFn = "score",
         win_bonus: float = 10.0,
         obs_mode: str = "flat",

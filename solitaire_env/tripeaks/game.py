@@ -34,7 +34,7 @@ from solitaire_env.tripeaks.rules import (
     legal_bits,
     newly_exposed,
 )
-from solitaire_env.tripeaks.scoring import Scoring, get_scoring
+from solitaire_env.tripeaks.scoring import TriPeaksScoring, get_scoring
 
 #: Reason codes of illegal moves and the message shown for each.
 REASONS: dict[str, str] = {
@@ -96,7 +96,7 @@ class TriPeaksGame:
         self,
         deal: TriPeaksDeal,
         rules: TriPeaksRules | None = None,
-        scoring: str | Scoring = "app",
+        scoring: str | TriPeaksScoring = "app",
     ) -> None:
         rules = rules if rules is not None else TriPeaksRules()
         if deal.jokers != rules.jokers:

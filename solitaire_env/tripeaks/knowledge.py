@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from solitaire_env.common.bits import set_bits
 from solitaire_env.common.cards import JOKER, NUM_CARDS, card_text, rank_of
 from solitaire_env.tripeaks.rules import ALL_SLOTS, NUM_ACTIONS, NUM_SLOTS, TriPeaksRules
-from solitaire_env.tripeaks.scoring import Scoring
+from solitaire_env.tripeaks.scoring import TriPeaksScoring
 
 if TYPE_CHECKING:
     from solitaire_env.tripeaks.game import TriPeaksGame
@@ -64,7 +64,7 @@ class TriPeaksKnowledge(NamedTuple):
     when_stuck: bool
     won: bool
     rules: TriPeaksRules
-    scoring: Scoring
+    scoring: TriPeaksScoring
     layout: tuple[int | None, ...]
     stock: tuple[int | None, ...]
     first_waste: int | None

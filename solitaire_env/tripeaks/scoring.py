@@ -9,7 +9,7 @@ lowest score, or ``None``) and two methods returning the points of one move:
   move empties one of the app's peak groups (9/9/10 cards), ``won`` when it clears all 28.
 - ``draw()``: the points of drawing a stock card.
 
-Subclass :class:`Scoring`, or build a :class:`PointScoring` with your own numbers.
+Subclass :class:`TriPeaksScoring`, or build a :class:`TriPeaksPointScoring` with your own numbers.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-class Scoring:
+class TriPeaksScoring:
     """Base class of TriPeaks scorings: override what differs from 'no points at all'."""
 
     name: str = "custom"
@@ -32,7 +32,7 @@ class Scoring:
 
 
 @dataclass(frozen=True)
-class PointScoring(Scoring):
+class TriPeaksPointScoring(TriPeaksScoring):
     """A scoring made of fixed points per event (every preset is one of these).
 
     ``removal_points`` per removal, plus ``k`` for the k-th removal of a chain when
@@ -67,28 +67,28 @@ class PointScoring(Scoring):
 
 
 #: Seed 000's app: start 500, -1 a removal, -1 a draw, +100 a peak group emptied, floor 0.
-APP = PointScoring(name="app", start=500, floor=0, removal_points=-1, draw_points=-1, group_points=100)
+APP = TriPeaksPointScoring(name="app", start=500, floor=0, removal_points=-1, draw_points=-1, group_points=100)
 #: Seed 000's original scheme: k for the k-th removal of a chain, -5 a draw, apexes 15/15/30.
-CLASSIC = PointScoring(name="classic", chain_points=True, draw_points=-5, apex_points=(15, 15, 30))
+CLASSIC = TriPeaksPointScoring(name="classic", chain_points=True, draw_points=-5, apex_points=(15, 15, 30))
 #: Seed 003: k for the k-th removal of a chain, apexes 15/30/45, +100 for clearing all 28.
-STREAK = PointScoring(name="streak", chain_points=True, apex_points=(15, 30, 45), clear_points=100)
+STREAK = TriPeaksPointScoring(name="streak", chain_points=True, apex_points=(15, 30, 45), clear_points=100)
 
-PRESETS: dict[str, Scoring] = {s.name: s for s in (APP, CLASSIC, STREAK)}
+PRESETS: dict[str, TriPeaksScoring] = {s.name: s for s in (APP, CLASSIC, STREAK)}
 
 
-def get_scoring(scoring: str | Scoring) -> Scoring:
+def get_scoring(scoring: str | TriPeaksScoring) -> TriPeaksScoring:
     """A preset by name (``app``, ``classic``, ``streak``) or a scoring object as it is."""
     if isinstance(scoring, str):
         try:
             return PRESETS[scoring]
         except KeyError:
             raise ValueError(
-                f"unknown scoring {scoring!r}; want one of {', '.join(PRESETS)} or a Scoring object"
+                f"unknown scoring {scoring!r}; want one of {', '.join(PRESETS)} or a TriPeaksScoring object"
             ) from None
     if not (
         hasattr(scoring, "start")
         and callable(getattr(scoring, "removal", None))
         and callable(getattr(scoring, "draw", None))
     ):
-        raise ValueError(f"scoring must be a preset name or a Scoring object, got {scoring!r}")
+        raise ValueError(f"scoring must be a preset name or a TriPeaksScoring object, got {scoring!r}")
     return scoring

@@ -18,7 +18,7 @@ from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import REASONS, TriPeaksGame
 from solitaire_env.tripeaks.render import COLUMNS, tripeaks_ansi
 from solitaire_env.tripeaks.rules import DRAW, NUM_SLOTS, ROW_OF, TriPeaksRules
-from solitaire_env.tripeaks.scoring import Scoring, get_scoring
+from solitaire_env.tripeaks.scoring import TriPeaksScoring, get_scoring
 
 #: The key summary shown under the TriPeaks board (two lines, within :data:`WIDTH`).
 KEYS_LINE = (
@@ -47,7 +47,7 @@ def hint_text(game: TriPeaksGame) -> str:
     return tp_hint(game)[1]
 
 
-def rules_text(rules: TriPeaksRules, scoring: Scoring) -> str:
+def rules_text(rules: TriPeaksRules, scoring: TriPeaksScoring) -> str:
     """The rule options in words: ``"Easy (K-A adjacent), draw anytime, app scoring"``."""
     parts = ["Easy (K-A adjacent)" if rules.wrap else "Classic (K-A not adjacent)", f"draw {rules.draw}"]
     if rules.faces == "open":
@@ -78,7 +78,7 @@ class PlaySession(Session):
         self,
         deal: TriPeaksDeal,
         rules: TriPeaksRules | None = None,
-        scoring: str | Scoring = "app",
+        scoring: str | TriPeaksScoring = "app",
         rng: np.random.Generator | None = None,
     ) -> None:
         self.rules = rules if rules is not None else TriPeaksRules()

@@ -24,7 +24,7 @@ import solitaire_env  # noqa: F401  (registers the envs)
 from solitaire_env.fortythieves import batch as vector_ft
 from solitaire_env.fortythieves.rules import FortyThievesScoring
 from solitaire_env.games import GAMES, GameSpec, game_spec
-from solitaire_env.tripeaks.scoring import PointScoring
+from solitaire_env.tripeaks.scoring import TriPeaksPointScoring
 
 
 class Tally:
@@ -120,7 +120,11 @@ TRIPEAKS = Case(
             "obs_mode": "oracle",
             "autoreset_mode": "same_step",
         },
-        {"scoring": PointScoring(start=7, floor=2, removal_points=2, draw_points=-3, group_points=5, clear_points=9)},
+        {
+            "scoring": TriPeaksPointScoring(
+                start=7, floor=2, removal_points=2, draw_points=-3, group_points=5, clear_points=9
+            )
+        },
     ],
     num_envs=16,
     steps=700,

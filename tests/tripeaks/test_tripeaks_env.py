@@ -20,7 +20,7 @@ from solitaire_env.common.env import IllegalActionError
 from solitaire_env.common.render import CARD_BACK
 from solitaire_env.tripeaks import observe as ob
 from solitaire_env.tripeaks.rules import BOTTOM_SLOTS, TriPeaksRules
-from solitaire_env.tripeaks.scoring import APP, CLASSIC, STREAK, PointScoring
+from solitaire_env.tripeaks.scoring import APP, CLASSIC, STREAK, TriPeaksPointScoring
 
 DRAW = 28
 
@@ -472,7 +472,7 @@ def test_callable_reward_gets_score_change_progress_change_and_won():
 
 
 def test_every_rule_and_scoring_option_reaches_the_game():
-    scoring = PointScoring(name="mine", start=7, draw_points=-2)
+    scoring = TriPeaksPointScoring(name="mine", start=7, draw_points=-2)
     env = make(wrap=False, draw="when_stuck", faces="open", waste_start="empty", jokers=2, scoring=scoring)
     _, info = env.reset(seed=0)
     game = env.unwrapped.game

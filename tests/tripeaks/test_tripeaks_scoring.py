@@ -17,7 +17,15 @@ from solitaire_env.tripeaks.rules import (
     PEAK_GROUPS,
     TriPeaksRules,
 )
-from solitaire_env.tripeaks.scoring import APP, CLASSIC, PRESETS, STREAK, PointScoring, Scoring, get_scoring
+from solitaire_env.tripeaks.scoring import (
+    APP,
+    CLASSIC,
+    PRESETS,
+    STREAK,
+    TriPeaksPointScoring,
+    TriPeaksScoring,
+    get_scoring,
+)
 
 # --------------------------------------------------------------------------- helpers
 
@@ -180,7 +188,7 @@ def test_app_floor_then_group_bonus():
 
 
 def test_custom_point_scoring_floor():
-    scoring = PointScoring(start=2, floor=0, draw_points=-1)
+    scoring = TriPeaksPointScoring(start=2, floor=0, draw_points=-1)
     game = new_game(scoring=scoring)
     assert scores_along(game, [DRAW, DRAW, DRAW, DRAW]) == [1, 0, 0, 0]
 
@@ -299,7 +307,7 @@ def test_streak_clear_bonus_is_configurable():
 # --------------------------------------------------------------------------- custom
 
 
-class Recorder(Scoring):
+class Recorder(TriPeaksScoring):
     """Ten points a removal, -3 a draw; records what the game tells it."""
 
     name = "recorder"
@@ -331,7 +339,7 @@ def test_custom_scoring_subclass():
 
 
 def test_custom_scoring_has_no_floor_by_default():
-    class Harsh(Scoring):
+    class Harsh(TriPeaksScoring):
         def draw(self):
             return -50
 
@@ -341,7 +349,7 @@ def test_custom_scoring_has_no_floor_by_default():
 
 
 def test_custom_point_scoring():
-    scoring = PointScoring(
+    scoring = TriPeaksPointScoring(
         name="mine",
         start=10,
         removal_points=2,
@@ -357,7 +365,7 @@ def test_custom_point_scoring():
 
 
 def test_scoring_base_gives_nothing():
-    base = Scoring()
+    base = TriPeaksScoring()
     assert (base.name, base.start, base.floor) == ("custom", 0, None)
     assert base.removal(3, 1, True, True) == 0
     assert base.draw() == 0

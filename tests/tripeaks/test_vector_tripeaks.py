@@ -21,7 +21,7 @@ from solitaire_env.common.env import IllegalActionError
 from solitaire_env.tripeaks import batch_kernels as K
 from solitaire_env.tripeaks.batch import TriPeaksVectorEnv, code_names
 from solitaire_env.tripeaks.deal import TriPeaksDeal
-from solitaire_env.tripeaks.scoring import Scoring
+from solitaire_env.tripeaks.scoring import TriPeaksScoring
 
 ENV_ID = "solitaire_env/TriPeaks-v0"
 
@@ -86,10 +86,10 @@ def test_bad_input_gives_one_clear_error_and_changes_nothing() -> None:
     with pytest.raises(ValueError, match="callable"):
         TriPeaksVectorEnv(2, reward=lambda s, p, w: 0.0)  # type: ignore[arg-type]
 
-    class Odd(Scoring):
+    class Odd(TriPeaksScoring):
         pass
 
-    with pytest.raises(ValueError, match="PointScoring"):
+    with pytest.raises(ValueError, match="TriPeaksPointScoring"):
         TriPeaksVectorEnv(2, scoring=Odd())
     with pytest.raises(ValueError, match="does not render"):
         TriPeaksVectorEnv(2, render_mode="ansi")
