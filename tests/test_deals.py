@@ -13,7 +13,6 @@ import solitaire_env
 from solitaire_env.common.cards import JOKER, NUM_CARDS, parse_card
 from solitaire_env.common.deals import (
     BASE32,
-    GAME_SALT,
     MASK64,
     DealCode,
     DealCodeError,
@@ -29,6 +28,7 @@ from solitaire_env.common.deals import (
 )
 from solitaire_env.dealing import decode_deal
 from solitaire_env.fortythieves.deal import FortyThievesDeal
+from solitaire_env.games import game_spec
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 
 # --------------------------------------------------------------------------- golden layouts
@@ -121,9 +121,8 @@ def test_splitmix64_seed_is_masked_to_64_bits():
 
 
 def test_deal_rng_seeding_and_salts():
-    assert GAME_SALT == {"TP": 0x5450, "FT": 0x4654}
-    assert GAME_SALT["TP"] == int.from_bytes(b"TP", "big")
-    assert GAME_SALT["FT"] == int.from_bytes(b"FT", "big")
+    assert game_spec("TP").salt == 0x5450 == int.from_bytes(b"TP", "big")
+    assert game_spec("FT").salt == 0x4654 == int.from_bytes(b"FT", "big")
     assert deal_rng("TP", 1).state == (0x5450 << 48) | 1
     assert deal_rng("FT", 12345).state == (0x4654 << 48) | 12345
 

@@ -12,7 +12,7 @@ import pytest
 
 import solitaire_env
 from solitaire_env import games
-from solitaire_env.common.deals import GAME_SALT, RULE_LETTERS, DealStringError, draw_codes, parse_deal_code
+from solitaire_env.common.deals import DealStringError, draw_codes, parse_deal_code
 from solitaire_env.dealing import deal_string_game, decode_deal, make_game
 from solitaire_env.fortythieves.deal import FortyThievesDeal
 from solitaire_env.fortythieves.game import FortyThievesGame
@@ -32,8 +32,8 @@ def test_rows_are_distinct_and_the_derived_lists_follow_them() -> None:
     assert tuple(g.name for g in GAMES) == ("tripeaks", "fortythieves")
     assert tuple(g.code for g in GAMES) == ("TP", "FT")
     assert dict(ENV_IDS) == {"tripeaks": "solitaire_env/TriPeaks-v0", "fortythieves": "solitaire_env/FortyThieves-v0"}
-    assert GAME_SALT == {"TP": 0x5450, "FT": 0x4654}  # what every golden layout was dealt with
-    assert RULE_LETTERS == {"TP": {"E": "E", "C": "C", "N": "E"}, "FT": {"N": "N"}}
+    assert {g.code: g.salt for g in GAMES} == {"TP": 0x5450, "FT": 0x4654}  # what every golden layout was dealt with
+    assert {g.code: dict(g.rule_letters) for g in GAMES} == {"TP": {"E": "E", "C": "C", "N": "E"}, "FT": {"N": "N"}}
 
 
 @SPECS

@@ -25,8 +25,6 @@ from solitaire_env.games import GAMES, GameCode, GameName, GameSpec, game_spec
 
 __all__ = [
     "BASE32",
-    "GAME_SALT",
-    "RULE_LETTERS",
     "SEED_BITS",
     "DealCode",
     "DealCodeError",
@@ -52,10 +50,6 @@ _D = TypeVar("_D")
 MASK64 = (1 << 64) - 1
 SEED_BITS = 35
 BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-#: Salt per game (its code letters in ASCII), so that the games draw different streams from one seed.
-GAME_SALT: dict[str, int] = {g.code: g.salt for g in GAMES}  # 0x5450 "TP", 0x4654 "FT"
-#: Rule letters each game accepts, and the canonical letter each is read as (from :mod:`solitaire_env.games`).
-RULE_LETTERS: dict[str, dict[str, str]] = {g.code: dict(g.rule_letters) for g in GAMES}
 
 
 class DealCodeError(ValueError):

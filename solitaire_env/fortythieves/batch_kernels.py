@@ -43,7 +43,6 @@ import numpy as np
 from numba import njit
 
 from solitaire_env.common import batch_driver as D
-from solitaire_env.common.deals import GAME_SALT
 from solitaire_env.common.splitmix import below
 from solitaire_env.fortythieves import game as _game
 from solitaire_env.fortythieves import observe as _ob
@@ -74,6 +73,7 @@ from solitaire_env.fortythieves.rules import (
 )
 from solitaire_env.fortythieves.rules import FOUNDATION as FOUNDATION_DST
 from solitaire_env.fortythieves.rules import WASTE as WASTE_SRC
+from solitaire_env.games import game_spec
 
 DECK_SIZE = TOTAL_CARDS
 NONE = _ob.NONE  # dict-mode code of an empty position (52)
@@ -134,7 +134,7 @@ _ZS = np.array(_game.ZOBRIST_STOCK, dtype=np.uint64)
 _ZSTART = np.uint64(_game.ZOBRIST_START)
 
 # --- deals: SplitMix64 as in solitaire_env.common.deals
-_SALT = GAME_SALT["FT"]
+_SALT = game_spec("FT").salt
 
 
 class FortyThievesBatchState(NamedTuple):

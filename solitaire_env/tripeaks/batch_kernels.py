@@ -34,8 +34,8 @@ from numba import njit
 
 from solitaire_env.common import batch_driver as D
 from solitaire_env.common.cards import JOKER, SUITS, rank_of, suit_of
-from solitaire_env.common.deals import GAME_SALT
 from solitaire_env.common.splitmix import below, next64
+from solitaire_env.games import game_spec
 from solitaire_env.tripeaks import kernels as R
 from solitaire_env.tripeaks.observe import (
     CHAIN_OFFSET,
@@ -73,7 +73,7 @@ from solitaire_env.tripeaks.rules import (
 ALL = R.ALL_SLOTS
 BOTTOM = BOTTOM_MASK
 #: The salt of the TriPeaks deal stream ("TP" as a big-endian number: 0x5450).
-DEAL_SALT = GAME_SALT["TP"]
+DEAL_SALT = game_spec("TP").salt
 
 # --- st columns
 F_REMOVED, F_EXPOSED, F_FACE_UP, F_SEEN = 0, 1, 2, 3
