@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
+from enum import Enum
 from typing import Any, ClassVar
 
 import numpy as np
@@ -59,6 +60,20 @@ def game_name(game: Game) -> GameName:
         return spec_of(game).name
     except TypeError:
         raise TypeError(f"not a solitaire_env game: {type(game).__name__}") from None
+
+
+def _values(x: Any) -> Any:
+    """``x`` as plain values for a fingerprint: a dataclass as its fields' (name, value) pairs,
+    an enum as its value, anything else as itself (its class name never enters)."""
+    if is_dataclass(x) and not isinstance(x, type):
+        return tuple((f.name, _values(getattr(x, f.name))) for f in fields(x))
+    if isinstance(x, Enum):
+        return x.value
+    if isinstance(x, (tuple, list)):
+        return tuple(_values(v) for v in x)
+    if type(x).__repr__ is object.__repr__:
+        return type(x).__qualname__  # a custom object without a repr: its address is not stable
+    return x
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,8 +153,10 @@ class PublicState:
         return not self.unseen
 
     def fingerprint(self) -> int:
-        """A stable 64-bit hash of the public information (the same in every process)."""
-        text = repr((self.game, self.rules, self.scoring, self.actions, self.layout, self.stock, self.unseen))
+        """A stable 64-bit hash of the public information (the same in every process, and the
+        same when a class is renamed: rules and scoring enter by their fields' values)."""
+        rules, scoring = _values(self.rules), _values(self.scoring)
+        text = repr((self.game, rules, scoring, self.actions, self.layout, self.stock, self.unseen))
         return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
 
     def rng(self, seed: int = 0) -> np.random.Generator:

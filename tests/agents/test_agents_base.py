@@ -52,6 +52,24 @@ def test_the_true_unseen_cards_rebuild_the_game_and_samples_agree_on_what_is_see
             assert public_state(sample, actions).fingerprint() == state.fingerprint()
 
 
+def test_the_fingerprint_reads_values_not_class_names() -> None:
+    """Renaming a rules or scoring class leaves the agents' random streams alone; a changed
+    value changes them."""
+    from dataclasses import fields, make_dataclass, replace
+
+    from solitaire_env.tripeaks.scoring import APP
+
+    renamed_type = make_dataclass("SomeOtherName", [(f.name, f.type) for f in fields(APP)], frozen=True)
+    renamed = renamed_type(**{f.name: getattr(APP, f.name) for f in fields(APP)})
+    g, actions = positions("tripeaks", 1)[0]
+    base = public_state(g, actions)
+    prints = [
+        PublicState(base.knowledge._replace(scoring=scoring), base.actions).fingerprint()
+        for scoring in (APP, renamed, replace(APP, draw_points=-2))
+    ]
+    assert prints[0] == base.fingerprint() == prints[1] != prints[2]
+
+
 def test_jokers_are_only_sampled_into_the_stock() -> None:
     for g, actions in positions("tripeaks", 20, jokers=2):
         state = public_state(g, actions)
