@@ -4,7 +4,8 @@
 in arrays and are stepped by one numba call; a game's subclass (``TriPeaksVectorEnv``,
 ``FortyThievesVectorEnv``) makes its state (a ``NamedTuple`` of arrays, its ``batch_kernels``'
 ``...BatchState``), its deals, observations and infos, and fills in the hooks below.  The
-keywords every batch env takes are checked and held once, in :class:`BatchOptions`; the step's
+keywords every batch env takes are named once (:class:`BatchKeywords`), and checked and held
+once, in :class:`BatchOptions`; the step's
 shared arrays are a :class:`~solitaire_env.common.batch_driver.BatchIO`, and the step itself is
 the numba driver of :mod:`solitaire_env.common.batch_driver`, the same for every game.
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 import numpy as np
 from gymnasium import spaces
@@ -101,25 +102,20 @@ class BatchOptions:
     exclude_codes: Iterable[Any] | None
 
     @classmethod
-    def check(
-        cls,
-        num_envs: int,
-        *,
-        reward: str,
-        win_bonus: float,
-        obs_mode: str,
-        illegal_action: str,
-        illegal_penalty: float | None,
-        max_episode_steps: int | None,
-        autoreset_mode: str | AutoresetMode,
-        copy: bool,
-        render_mode: str | None,
-        exclude_codes: Iterable[Any] | None,
-    ) -> BatchOptions:
-        """The options, or a ``ValueError`` that names the first bad one."""
+    def check(cls, num_envs: int, keywords: Mapping[str, Any], *, owner: str, max_episode_steps: int) -> BatchOptions:
+        """The options from ``num_envs`` and the shared ``keywords`` a batch env was given (the
+        rest at :data:`BATCH_DEFAULTS`, and ``max_episode_steps`` at the game's), or a
+        ``TypeError`` for a keyword no batch env takes (``owner`` names the env's class) and a
+        ``ValueError`` that names the first bad value."""
+        for name in keywords:
+            if name not in BATCH_DEFAULTS:
+                raise TypeError(f"{owner}() got an unexpected keyword argument {name!r}")
+        kw: dict[str, Any] = {**BATCH_DEFAULTS, "max_episode_steps": max_episode_steps, **keywords}
+        reward, obs_mode, illegal_action = kw["reward"], kw["obs_mode"], kw["illegal_action"]
+        autoreset_mode, steps, illegal_penalty = kw["autoreset_mode"], kw["max_episode_steps"], kw["illegal_penalty"]
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
-        if render_mode is not None:
+        if kw["render_mode"] is not None:
             raise ValueError("the batch env does not render; replay info['deal_code'] in the single env to draw it")
         if not isinstance(reward, str):
             raise ValueError("the batch env takes a reward name ('score', 'win', 'progress'), not a callable")
@@ -133,22 +129,17 @@ class BatchOptions:
             autoreset_mode = {v: k for k, v in _AUTORESET_MODES.items()}.get(autoreset_mode, str(autoreset_mode))
         if autoreset_mode not in _AUTORESET_MODES:
             raise ValueError(f"autoreset_mode must be 'next_step' or 'same_step', got {autoreset_mode!r}")
-        if max_episode_steps is None:
-            max_episode_steps = 1 << 62
-        if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int) or max_episode_steps < 1:
-            raise ValueError(f"max_episode_steps must be a whole number >= 1 or None, got {max_episode_steps!r}")
+        if steps is None:
+            steps = 1 << 62
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+            raise ValueError(f"max_episode_steps must be a whole number >= 1 or None, got {steps!r}")
         if illegal_penalty is None:
             illegal_penalty = SolitaireEnv.DEFAULT_PENALTY[reward]
         return cls(
-            num_envs=int(num_envs), reward=reward, win_bonus=float(win_bonus), obs_mode=obs_mode,
-            illegal_action=illegal_action, illegal_penalty=float(illegal_penalty), max_episode_steps=max_episode_steps,
-            autoreset_mode=_AUTORESET_MODES[autoreset_mode], copy=bool(copy), exclude_codes=exclude_codes,
+            num_envs=int(num_envs), reward=reward, win_bonus=float(kw["win_bonus"]), obs_mode=obs_mode,
+            illegal_action=illegal_action, illegal_penalty=float(illegal_penalty), max_episode_steps=steps,
+            autoreset_mode=_AUTORESET_MODES[autoreset_mode], copy=bool(kw["copy"]), exclude_codes=kw["exclude_codes"],
         )  # fmt: skip
-
-    @classmethod
-    def of(cls, keywords: Mapping[str, Any]) -> BatchOptions:
-        """:meth:`check` the shared keywords among ``keywords`` (a batch env constructor's ``locals()``)."""
-        return cls.check(**{name: keywords[name] for name in _KEYWORDS})
 
     @property
     def same_step(self) -> bool:
@@ -156,11 +147,28 @@ class BatchOptions:
         return self.autoreset_mode == AutoresetMode.SAME_STEP
 
 
-#: The keywords of :meth:`BatchOptions.check`.
-_KEYWORDS = (
-    "num_envs", "reward", "win_bonus", "obs_mode", "illegal_action", "illegal_penalty", "max_episode_steps",
-    "autoreset_mode", "copy", "render_mode", "exclude_codes",
-)  # fmt: skip
+class BatchKeywords(TypedDict, total=False):
+    """The keywords that every batch env takes besides ``num_envs`` and its game's own (rules,
+    scoring): a batch env constructor's ``**options``.  Their defaults are
+    :data:`BATCH_DEFAULTS`; ``max_episode_steps`` defaults to the game's registered limit."""
+
+    reward: str
+    win_bonus: float
+    obs_mode: str
+    illegal_action: str
+    illegal_penalty: float | None
+    max_episode_steps: int | None
+    autoreset_mode: str | AutoresetMode
+    copy: bool
+    render_mode: str | None
+    exclude_codes: Iterable[str] | None
+
+
+#: The defaults of :class:`BatchKeywords` (``max_episode_steps``: the game's own).
+BATCH_DEFAULTS: dict[str, Any] = {
+    "reward": "score", "win_bonus": 10.0, "obs_mode": "flat", "illegal_action": "penalize", "illegal_penalty": None,
+    "max_episode_steps": None, "autoreset_mode": "next_step", "copy": True, "render_mode": None, "exclude_codes": None,
+}  # fmt: skip
 
 
 class BatchEnv(VectorEnv):

@@ -9,15 +9,13 @@ observations, rewards, terminations, truncations and infos for the same seeds an
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from solitaire_env import FORTYTHIEVES_MAX_STEPS
 from solitaire_env.common import batch as base
-from solitaire_env.common.batch import BatchEnv, BatchOptions
+from solitaire_env.common.batch import BatchEnv, BatchKeywords, BatchOptions
 from solitaire_env.common.batch_driver import FLAG_GAME
 from solitaire_env.common.deals import parse_deal_code
 from solitaire_env.common.env import as_deal, parse_game_code
@@ -27,6 +25,9 @@ from solitaire_env.fortythieves.env import check_max_repeats
 from solitaire_env.fortythieves.game import REASONS
 from solitaire_env.fortythieves.observe import FortyThievesObserver
 from solitaire_env.fortythieves.rules import FortyThievesRules, FortyThievesScoring, get_scoring
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: Random deal seeds drawn ahead per env (the kernel takes one per reset).
 SEED_BLOCK = 64
@@ -197,23 +198,16 @@ class FortyThievesVectorEnv(BatchEnv):
         *,
         foundation_return: bool = True,
         scoring: str | FortyThievesScoring = "app",
-        reward: str = "score",
-        win_bonus: float = 10.0,
-        obs_mode: str = "flat",
-        illegal_action: str = "penalize",
-        illegal_penalty: float | None = None,
         max_repeats: int | None = 3,
-        max_episode_steps: int | None = FORTYTHIEVES_MAX_STEPS,
-        autoreset_mode: str | AutoresetMode = "next_step",
-        copy: bool = True,
-        render_mode: str | None = None,
-        exclude_codes: Iterable[str] | None = None,
+        **options: Unpack[BatchKeywords],
     ) -> None:
-        options = BatchOptions.of(locals())
+        checked = BatchOptions.check(
+            num_envs, options, owner=type(self).__name__, max_episode_steps=FORTYTHIEVES_MAX_STEPS
+        )
         check_max_repeats(max_repeats)
         self.rules = FortyThievesRules(foundation_return=foundation_return)
         self.scoring = get_scoring(scoring)
-        super().__init__(options)
+        super().__init__(checked)
         self._exclude("FT", "N", "Forty Thieves")
         n = self.num_envs
         self.max_repeats = max_repeats
@@ -231,7 +225,7 @@ class FortyThievesVectorEnv(BatchEnv):
         cfg[K.C_DRAW_POINTS] = draw
         cfg[K.C_MAX_REPEATS] = 0 if max_repeats is None else max_repeats
         self._make_spaces(
-            FortyThievesObserver(obs_mode).space, K.NUM_ACTIONS, K.ORACLE_SIZE if self._oracle else K.FLAT_SIZE
+            FortyThievesObserver(self.obs_mode).space, K.NUM_ACTIONS, K.ORACLE_SIZE if self._oracle else K.FLAT_SIZE
         )
         m = self._final_rows()
         self._keep_state(K.new_state(n, cfg, REPEAT_TABLE_START if max_repeats is not None else 1), K.new_final(m))

@@ -9,23 +9,25 @@ observations, rewards, terminations, truncations and infos for the same seeds an
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from solitaire_env.common import batch as base
-from solitaire_env.common.batch import BatchEnv, BatchOptions
+from solitaire_env.common.batch import BatchEnv, BatchKeywords, BatchOptions
 from solitaire_env.common.batch_driver import FLAG_ILLEGAL
 from solitaire_env.common.deals import DealStringError
 from solitaire_env.common.env import as_deal, parse_game_code
+from solitaire_env.games import TRIPEAKS_MAX_STEPS
 from solitaire_env.tripeaks import batch_kernels as K
 from solitaire_env.tripeaks.deal import TriPeaksDeal
 from solitaire_env.tripeaks.game import REASONS
 from solitaire_env.tripeaks.observe import TriPeaksObserver
 from solitaire_env.tripeaks.rules import TriPeaksRules
 from solitaire_env.tripeaks.scoring import TriPeaksPointScoring, TriPeaksScoring, get_scoring
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: Random deal seeds drawn ahead per env (the kernel takes one per reset).
 SEED_BLOCK = 256
@@ -213,21 +215,12 @@ class TriPeaksVectorEnv(BatchEnv):
         waste_start: str = "card",
         jokers: int = 0,
         scoring: str | TriPeaksScoring = "app",
-        reward: str = "score",
-        win_bonus: float = 10.0,
-        obs_mode: str = "flat",
-        illegal_action: str = "penalize",
-        illegal_penalty: float | None = None,
-        max_episode_steps: int | None = 200,
-        autoreset_mode: str | AutoresetMode = "next_step",
-        copy: bool = True,
-        render_mode: str | None = None,
-        exclude_codes: Iterable[str] | None = None,
+        **options: Unpack[BatchKeywords],
     ) -> None:
-        options = BatchOptions.of(locals())
+        checked = BatchOptions.check(num_envs, options, owner=type(self).__name__, max_episode_steps=TRIPEAKS_MAX_STEPS)
         self.rules = TriPeaksRules(wrap=wrap, draw=draw, faces=faces, waste_start=waste_start, jokers=jokers)  # type: ignore[arg-type]
         self.scoring = get_scoring(scoring)
-        super().__init__(options)
+        super().__init__(checked)
         self._exclude("TP", self.rules.rule_letter, f"wrap={self.rules.wrap}")
         n = self.num_envs
 
@@ -239,7 +232,7 @@ class TriPeaksVectorEnv(BatchEnv):
         cfg[K.C_START : K.C_CLEAR + 1] = _scoring_config(self.scoring)
         cfg[K.C_WRAP] = self.rules.wrap
         self._make_spaces(
-            TriPeaksObserver(obs_mode).space, K.NUM_ACTIONS, K.ORACLE_SIZE if self._oracle else K.FLAT_SIZE
+            TriPeaksObserver(self.obs_mode).space, K.NUM_ACTIONS, K.ORACLE_SIZE if self._oracle else K.FLAT_SIZE
         )
         state = K.new_state(n, cfg)
         self._set_state(state, K.new_final(self._final_rows()))
