@@ -29,6 +29,7 @@ import contextlib
 import os
 import re
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
@@ -349,7 +350,8 @@ time.  The solver sees every card: it is an oracle, not a player.
 Many deals (--deals N): draws N codes from numpy's default_rng(--seed, default 0) with
 solitaire_env.common.deals.random_code (the draw env.reset(seed=...) makes), solves them in
 --workers processes and prints each verdict's count and share with a 95% Wilson interval,
-mean and max nodes, mean solver ms per deal and the wall time.
+mean and max nodes, mean solver ms per deal and the wall time.  With --out FILE.jsonl each
+deal's row is appended to FILE as it finishes; the same command again resumes the run.
 
 The exit status is 0 for every verdict; 2 for bad input.
 
@@ -361,6 +363,7 @@ examples:
   solitaire-env solve --deals 10000 --seed 0 --rules E
   solitaire-env solve --deals 1000 --seed 0 --rules C --workers 2 --json results.json
   solitaire-env solve --deals 20 --game ft --seed 1
+  solitaire-env solve --deals 1000 --game ft --seed 7 --max-seconds 20 --out runs.jsonl
 """
 
 
@@ -387,6 +390,12 @@ examples:
         metavar="FILE",
         help="write the per-deal results (code, status, nodes, best, seconds, line) to FILE once solved",
     ),
+    arg(
+        "--out",
+        metavar="FILE.jsonl",
+        help="with --deals: append one JSON line a deal to FILE as it finishes; run the same command again to"
+        " resume (the deals already in FILE are skipped)",
+    ),
     arg("--no-progress", action="store_true", help="with --deals: no progress bar on stderr"),
     epilog=SOLVE_EPILOG,
 )
@@ -396,7 +405,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     if args.deals is not None:
         return _solve_many(args)
-    for option, value in (("--workers", args.workers), ("--no-progress", args.no_progress or None)):
+    only_many = (("--workers", args.workers), ("--no-progress", args.no_progress or None), ("--out", args.out))
+    for option, value in only_many:
         if value is not None:
             raise CLIError(f"{option} applies to --deals N only")
     deal, letter = load_deal(args)
@@ -432,9 +442,24 @@ def _solve_many(args: argparse.Namespace) -> int:
         max_seconds=args.max_seconds,
     )
     check_output("--json", args.json)
+    check_output("--out", args.out)
     codes = run.codes()
-    print(run.header(codes), end="")
-    rows, wall = run.solve(codes, progress=not args.no_progress)
+    if args.out is not None:
+        from solitaire_env.solve_runs import RunFileError, read_run_file, solve_to_file
+
+        try:
+            done = len(read_run_file(args.out, run))  # another run's file fails here, before any work
+        except RunFileError as e:
+            raise CLIError(str(e)) from None
+        print(run.header(codes), end="")
+        if done:
+            print(f"resuming {args.out}: {done} of {run.deals} deals done")
+        start = time.perf_counter()
+        rows = solve_to_file(run, args.out, progress=not args.no_progress)
+        wall = time.perf_counter() - start
+    else:
+        print(run.header(codes), end="")
+        rows, wall = run.solve(codes, progress=not args.no_progress)
     print()
     print(summary_table(rows, wall_seconds=wall), end="")
     if args.json is not None:
