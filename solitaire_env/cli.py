@@ -364,6 +364,7 @@ examples:
   solitaire-env solve --deals 1000 --seed 0 --rules C --workers 2 --json results.json
   solitaire-env solve --deals 20 --game ft --seed 1
   solitaire-env solve --deals 1000 --game ft --seed 7 --max-seconds 20 --out runs.jsonl
+  solitaire-env solve --deals 1000 --game ft --max-seconds 20 --out runs.jsonl --backend ray
 """
 
 
@@ -396,6 +397,12 @@ examples:
         help="with --deals: append one JSON line a deal to FILE as it finishes; run the same command again to"
         " resume (the deals already in FILE are skipped)",
     ),
+    arg(
+        "--backend",
+        choices=("process", "ray"),
+        help="with --out: process: a local process pool (default); ray: Ray actors, a local Ray or --ray-address",
+    ),
+    arg("--ray-address", metavar="ADDR", help="with --backend ray: the cluster to join (default: RAY_ADDRESS, local)"),
     arg("--no-progress", action="store_true", help="with --deals: no progress bar on stderr"),
     epilog=SOLVE_EPILOG,
 )
@@ -406,7 +413,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.deals is not None:
         return _solve_many(args)
     only_many = (("--workers", args.workers), ("--no-progress", args.no_progress or None), ("--out", args.out))
-    for option, value in only_many:
+    for option, value in (*only_many, ("--backend", args.backend), ("--ray-address", args.ray_address)):
         if value is not None:
             raise CLIError(f"{option} applies to --deals N only")
     deal, letter = load_deal(args)
@@ -443,6 +450,10 @@ def _solve_many(args: argparse.Namespace) -> int:
     )
     check_output("--json", args.json)
     check_output("--out", args.out)
+    if args.out is None and (args.backend is not None or args.ray_address is not None):
+        raise CLIError("--backend and --ray-address apply to --deals N --out FILE only")
+    if args.ray_address is not None and args.backend != "ray":
+        raise CLIError("--ray-address applies to --backend ray only")
     codes = run.codes()
     if args.out is not None:
         from solitaire_env.solve_runs import RunFileError, read_run_file, solve_to_file
@@ -455,7 +466,18 @@ def _solve_many(args: argparse.Namespace) -> int:
         if done:
             print(f"resuming {args.out}: {done} of {run.deals} deals done")
         start = time.perf_counter()
-        rows = solve_to_file(run, args.out, progress=not args.no_progress)
+        from solitaire_env.common.backends import RayUnavailableError
+
+        try:
+            rows = solve_to_file(
+                run,
+                args.out,
+                progress=not args.no_progress,
+                backend=args.backend or "process",
+                address=args.ray_address,
+            )
+        except RayUnavailableError as e:
+            raise CLIError(str(e)) from None
         wall = time.perf_counter() - start
     else:
         print(run.header(codes), end="")

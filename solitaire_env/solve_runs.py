@@ -8,7 +8,8 @@ when written, so a run that is stopped loses at most the deals being solved.
 
 Run the same command again and it reads the file, keeps every complete line, drops a last line
 cut off by the stop, and solves only the deals that are not in it: no deal is lost or done
-twice.  A file that records a run with other settings is refused with one clear error (nothing
+twice.  The deals are solved in local processes or on Ray (``--backend ray``), with the same
+rows.  A file that records a run with other settings is refused with one clear error (nothing
 is written to it).
 """
 
@@ -16,16 +17,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
-from solitaire_env.common.pool import process_pool
+from solitaire_env.common.backends import Chunk, import_ray, run_local, run_ray
 from solitaire_env.solvability import DealResult, SolvabilityRun, solve_code, warm_up
 
-__all__ = ["RunFileError", "read_run_file", "run_settings", "solve_to_file"]
+__all__ = ["RunFileError", "SolveWorker", "read_run_file", "run_settings", "solve_to_file"]
 
 
 class RunFileError(ValueError):
@@ -86,18 +86,44 @@ def read_run_file(path: str | Path, run: SolvabilityRun) -> dict[int, DealResult
     return rows
 
 
-def _solve_indexed(task: tuple[int, str, int | None, dict[str, Any] | None, float | None]) -> tuple[int, DealResult]:
-    index, code, max_nodes, rules, max_seconds = task
-    return index, solve_code(code, max_nodes, rules, max_seconds)
+class SolveWorker:
+    """A backend worker (:mod:`solitaire_env.common.backends`) that solves each deal of a chunk
+    under one run's budget and rule options; ``setup`` is the :class:`SolvabilityRun`."""
+
+    def __init__(self, setup: SolvabilityRun) -> None:
+        self.run = setup
+        warm_up(setup.codes()[0] if setup.deals else "", setup.rules or None)
+
+    def play(self, chunk: Chunk) -> list[tuple[int, DealResult]]:
+        run = self.run
+        return [(i, solve_code(code, run.max_nodes, run.rules or None, run.max_seconds)) for i, code in chunk]
+
+    def close(self) -> None:
+        pass
 
 
-def solve_to_file(run: SolvabilityRun, path: str | Path, *, progress: bool = False) -> list[DealResult]:
+def solve_to_file(
+    run: SolvabilityRun,
+    path: str | Path,
+    *,
+    progress: bool = False,
+    backend: str = "process",
+    address: str | None = None,
+) -> list[DealResult]:
     """Solve the run's deals that ``path`` does not hold yet, appending a line each as it
     finishes (see the module docstring); returns every row of the run, in the codes' order.
-    The progress bar shows the share decided (solved or proved lost) so far."""
+
+    ``backend="process"``: ``run.workers`` local processes (1: this process); ``"ray"``: Ray
+    actors, on the cluster at ``address`` (default: ``RAY_ADDRESS`` or a local Ray), at most
+    ``run.workers`` of them.  The rows are the same on every backend.  The progress bar shows
+    the share decided (solved or proved lost) so far."""
+    if backend not in ("process", "ray"):
+        raise ValueError(f"backend must be 'process' or 'ray', got {backend!r}")
+    if backend == "ray":
+        import_ray()  # a missing ray fails before anything is written
     done = read_run_file(path, run)
     codes = run.codes()
-    todo = [(i, c, run.max_nodes, run.rules or None, run.max_seconds) for i, c in enumerate(codes) if i not in done]
+    work: list[Chunk] = [[(i, c)] for i, c in enumerate(codes) if i not in done]
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     if not done and (not p.exists() or p.stat().st_size == 0):
@@ -106,28 +132,21 @@ def solve_to_file(run: SolvabilityRun, path: str | Path, *, progress: bool = Fal
     bar = tqdm(total=len(codes), initial=len(done), unit="deal", desc="solving", file=sys.stderr, disable=not progress)
     try:
         with open(p, "a", encoding="utf-8") as out:
-            for index, row in _results(todo, run.processes):
-                out.write(json.dumps({"index": index, **row.to_dict()}) + "\n")
-                out.flush()
-                done[index] = row
-                decided += row.status != "intractable"
-                bar.update(1)
+
+            def on_chunk(rows: list[tuple[int, DealResult]]) -> None:
+                nonlocal decided
+                for index, row in rows:
+                    out.write(json.dumps({"index": index, **row.to_dict()}) + "\n")
+                    out.flush()
+                    done[index] = row
+                    decided += row.status != "intractable"
+                    bar.update(1)
                 bar.set_postfix_str(f"decided {100 * decided / len(done):.1f}%")
+
+            if work and backend == "ray":
+                run_ray(run, work, run.workers, on_chunk, address=address, worker_class=SolveWorker)
+            elif work:
+                run_local(run, work, max(1, min(run.workers, len(work))), on_chunk, worker_class=SolveWorker)
     finally:
         bar.close()
     return [done[i] for i in range(len(codes))]
-
-
-def _results(
-    todo: list[tuple[int, str, int | None, dict[str, Any] | None, float | None]], workers: int
-) -> Iterator[tuple[int, DealResult]]:
-    if not todo:
-        return
-    code, rules = todo[0][1], todo[0][3]
-    workers = max(1, min(workers, len(todo)))
-    if workers == 1:
-        warm_up(code, rules)
-        yield from map(_solve_indexed, todo)
-        return
-    with process_pool(workers, initializer=warm_up, initargs=(code, rules)) as pool:
-        yield from pool.imap_unordered(_solve_indexed, todo)

@@ -85,6 +85,18 @@ def test_the_process_pool_gives_the_same_rows(tmp_path: Path) -> None:
     assert [_key(r) for r in one] == [_key(r) for r in two]
 
 
+def test_ray_gives_the_same_rows(tmp_path: Path) -> None:
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'solitaire-env[ray]')")
+    one = solve_to_file(_run(), tmp_path / "a.jsonl")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = solve_to_file(_run(workers=2), tmp_path / "b.jsonl", backend="ray")
+    finally:
+        ray.shutdown()
+    assert [_key(r) for r in one] == [_key(r) for r in remote]
+    assert sorted(_indices(tmp_path / "b.jsonl")) == list(range(8))
+
+
 def test_cli_out_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = str(tmp_path / "r.jsonl")
     argv = ["solve", "--deals", "4", "--game", "tp", "--rules", "C", "--max-nodes", "2000", "--workers", "1"]
@@ -98,3 +110,5 @@ def test_cli_out_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "other settings: deals 4 (this run: 5)" in capsys.readouterr().err
     assert main(["solve", "TP1-E-AAAAAAB", "--out", path]) == 2
     assert "--out applies to --deals N only" in capsys.readouterr().err
+    assert main([*argv, "--backend", "ray"]) == 2
+    assert "apply to --deals N --out FILE only" in capsys.readouterr().err

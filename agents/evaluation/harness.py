@@ -40,21 +40,13 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.evaluation.backends import (
-    DealWorker,
-    EpisodeResult,
-    WorkerSetup,
-    agent_seed,
-    chunks,
-    import_ray,
-    run_local,
-    run_ray,
-)
+from agents.evaluation.backends import DealWorker, EpisodeResult, WorkerSetup, agent_seed
 from agents.evaluation.config import EvalConfig
 from agents.evaluation.records import PROGRESS_KEY, episode_record, write_record
 from agents.evaluation.specs import AgentSpec
 from agents.settings import ConfigError
 from solitaire_env import __version__
+from solitaire_env.common.backends import chunks, import_ray, run_local, run_ray
 from solitaire_env.common.deals import draw_codes
 from solitaire_env.common.numba_cache import numba_cold
 from solitaire_env.common.statistics import wilson
@@ -603,10 +595,12 @@ def evaluate(
     try:
         if config.backend == "ray":
             work = chunks(codes, config.workers or 1)
-            workers = run_ray(setup, work, config.workers, on_chunk, address=config.ray_address)
+            workers = run_ray(
+                setup, work, config.workers, on_chunk, address=config.ray_address, worker_class=DealWorker
+            )
         else:
             workers = max(1, min(config.workers or default_workers(), len(codes)))
-            run_local(setup, chunks(codes, workers), workers, on_chunk)
+            run_local(setup, chunks(codes, workers), workers, on_chunk, worker_class=DealWorker)
     finally:
         bar.close()
     wall = time.perf_counter() - start

@@ -16,13 +16,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.evaluation.backends import chunks, run_local, run_ray
 from agents.hintbench.config import HintBenchConfig
 from agents.hintbench.heuristics import heuristic, heuristic_choices, heuristic_name
 from agents.hintbench.labels import PositionLabels, label_position
 from agents.hintbench.positions import Position, position_game, sample_positions
 from agents.hintbench.scoring import HeuristicScore, PairedComparison, compare, score_choices
 from agents.registry import make_agent
+from solitaire_env.common.backends import chunks, run_local, run_ray
 from solitaire_env.common.budget import search_budget
 
 __all__ = ["DealOutcome", "HintBenchResult", "HintWorker", "run_hint_bench"]

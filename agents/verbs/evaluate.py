@@ -98,7 +98,6 @@ examples:
     epilog=EVAL_EPILOG,
 )
 def cmd_eval(args: argparse.Namespace) -> int:
-    from agents.evaluation.backends import RayUnavailableError
     from agents.evaluation.config import EvalConfig
     from agents.evaluation.harness import (
         COMPILE_NOTE,
@@ -108,6 +107,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         evaluate,
         numba_cold_agents,
     )
+    from solitaire_env.common.backends import RayUnavailableError
 
     keys = ("game", "rules", "deals", "seed", "agents", "workers", "backend", "ray_address", "compare")
     env_flags = ("draw", "faces", "waste_start", "jokers", "scoring")

@@ -94,9 +94,9 @@ examples:
     epilog=HINT_BENCH_EPILOG,
 )
 def cmd_hint_bench(args: argparse.Namespace) -> int:
-    from agents.evaluation.backends import RayUnavailableError
     from agents.hintbench.config import HintBenchConfig
     from agents.hintbench.run import run_hint_bench
+    from solitaire_env.common.backends import RayUnavailableError
 
     keys = ("game", "rules", "deals", "seed", "reference", "heuristics", "every", "per_deal", "samples", "max_nodes",
             "max_seconds", "decided_only")  # fmt: skip

@@ -18,13 +18,14 @@ import pytest
 
 import agents.registry as registry
 from agents.base import Agent, Game, GameName, PublicState
-from agents.evaluation.backends import agent_seed, chunks
+from agents.evaluation.backends import agent_seed
 from agents.evaluation.config import EvalConfig
 from agents.evaluation.harness import EvalResult, evaluate, mcnemar_exact, plot_win_rates, wilson
 from agents.evaluation.records import RecordError, Replayer, ReplayMismatch, find_records, load_record
 from agents.evaluation.specs import AgentSpec, parse_agent_spec
 from agents.settings import ConfigError, load_config_file
 from solitaire_env import __version__
+from solitaire_env.common.backends import chunks, run_local
 from solitaire_env.solvability import draw_codes
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
@@ -584,7 +585,7 @@ def test_a_worker_that_cannot_build_its_agents_fails_the_run(monkeypatch: pytest
     setup = backends.WorkerSetup("tripeaks", "solitaire_env/TriPeaks-v0", (), (AgentSpec("no_such_agent"),), 0)
     work = chunks(draw_codes(4, 0, "TP", "E"), 2)
     with pytest.raises(RuntimeError, match="a worker could not build its env and agents: UnknownAgentError"):
-        backends.run_local(setup, work, 2, lambda rows: None)
+        run_local(setup, work, 2, lambda rows: None, worker_class=backends.DealWorker)
 
 
 @pytest.mark.parametrize(
