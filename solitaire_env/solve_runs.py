@@ -44,7 +44,7 @@ def run_settings(run: SolvabilityRun) -> dict[str, Any]:
         "deals": run.deals,
         "max_nodes": run.max_nodes,
         "max_seconds": run.max_seconds,
-        "budget": budget.describe(),
+        "budget": budget.describe(),  # the default budget too, should it change between versions
     }
 
 
@@ -92,7 +92,7 @@ class SolveWorker:
 
     def __init__(self, setup: SolvabilityRun) -> None:
         self.run = setup
-        warm_up(setup.codes()[0] if setup.deals else "", setup.rules or None)
+        warm_up(setup.codes()[0], setup.rules or None)
 
     def play(self, chunk: Chunk) -> list[tuple[int, DealResult]]:
         run = self.run
