@@ -24,7 +24,7 @@ from solitaire_env.fortythieves.game import FortyThievesGame
 
 
 def frontier(seed: int, seconds: float, slice_nodes: int) -> dict[str, object]:
-    search = S._DepthFirst(FortyThievesGame(FortyThievesDeal.from_seed(seed)))
+    search = S.DepthFirst(FortyThievesGame(FortyThievesDeal.from_seed(seed)))
     drawn: collections.Counter[int] = collections.Counter()
     empty: collections.Counter[int] = collections.Counter()
     depths: list[int] = []

@@ -168,7 +168,7 @@ def depth_first(
     return "intractable", (), nodes, best, best_line, stop or _STOPS[status]
 
 
-class _DepthFirst:
+class DepthFirst:
     """A resumable depth-first search from one position (on the depth-first search's arrays;
     another search started there ends this one)."""
 
@@ -342,7 +342,7 @@ def _solve_anytime(
     game: FortyThievesGame, work: FortyThievesGame, max_nodes: int, deadline: float, start: float
 ) -> SolveResult:
     best = _Best(work.founded)
-    dfs = _DepthFirst(work)
+    dfs = DepthFirst(work)
     dfs.run(min(ANYTIME_DFS_NODES, max_nodes), deadline)
     extra: dict[str, object] = {"beam_width": 0}
     beam_nodes = 0
